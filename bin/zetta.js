@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `zetta` command. The TypeScript sources are compiled to dist/ by `npm ci` (the prepare script).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
+  process.stderr.write('zetta: dist/ is missing; run `npm ci` (or `npm run build`) in the zetta checkout first\n');
+  process.exit(2);
+}
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2));

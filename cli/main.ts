@@ -1,0 +1,60 @@
+// The `zetta` command: a thin dispatcher. Subcommands load lazily so `zetta --help` stays instant.
+import { UsageError, type Command } from './command.js';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  run: {
+    summary: 'run the main job on the embedded default, end to end, with a report',
+    load: async () => (await import('./commands/run.js')).runCommand,
+  },
+  'serve-policy': {
+    summary: 'serve a policy (ONNX) over ZeroMQ',
+    load: async () => (await import('./commands/serve-policy.js')).servePolicyCommand,
+  },
+  bench: {
+    summary: 'benchmarks of the hot paths (medians, p99, ratio to a baseline)',
+    load: async () => (await import('./commands/bench.js')).benchCommand,
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    'usage: zetta <command> [flags]',
+    '',
+    'Governs a frozen VLA policy with a code-level runtime critic.',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'Every command takes --help; with --json its last line of stdout is one JSON object.',
+  ].join('\n');
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`zetta: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  const command = await entry.load();
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    process.stdout.write(`${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`zetta ${name}: ${err.message}\n(see zetta ${name} --help)\n`);
+      return 2;
+    }
+    process.stderr.write(`zetta ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}
