@@ -73,6 +73,20 @@ export function decode(bytes: Uint8Array): unknown {
   return normalize(raw, 0);
 }
 
+/** Reads one top-level field of a map without validating the rest (to name a bad request in its error reply). */
+export function peekField(bytes: Uint8Array, field: string): unknown {
+  try {
+    const raw: unknown = unpackr.unpack(bytes);
+    if (!(raw instanceof Map)) return undefined;
+    for (const [k, v] of raw) {
+      if (k === field || (k instanceof Uint8Array && Buffer.from(k).toString('utf8') === field)) return v;
+    }
+  } catch {
+    // not msgpack at all
+  }
+  return undefined;
+}
+
 function keyToString(key: unknown): string {
   if (typeof key === 'string') return key;
   if (key instanceof Uint8Array) {

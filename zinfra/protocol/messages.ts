@@ -1,7 +1,7 @@
 // The messages of the Zetta policy protocol, as zod schemas. Every message is one msgpack map with a
 // `type`; requests carry an `id` that the reply echoes. See PROTOCOL.md beside this file.
 import { z } from 'zod';
-import { decode, encode } from './codec.js';
+import { decode, encode, peekField } from './codec.js';
 import { ERROR_CODES, ProtocolError } from './errors.js';
 import { isNdArray, type NdArray } from './ndarray.js';
 
@@ -147,12 +147,8 @@ export function decodeReply(bytes: Uint8Array): Reply {
 
 /** The id of a message that failed validation, when it can still be read (so the error reply can name it). */
 export function salvageId(bytes: Uint8Array): number | null {
-  try {
-    const v = decode(bytes) as { id?: unknown } | null;
-    return id.safeParse(v?.id).success ? (v!.id as number) : null;
-  } catch {
-    return null;
-  }
+  const r = id.safeParse(peekField(bytes, 'id'));
+  return r.success ? r.data : null;
 }
 
 export function encodeMessage(message: Request | Reply): Buffer {
