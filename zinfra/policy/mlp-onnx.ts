@@ -38,6 +38,10 @@ export interface MlpOnnxOptions {
   readonly policyId?: string;
   /** Extra metadata_props (e.g. `model_version`); `policy_id`, `horizon`, `action_dim` are always set. */
   readonly metadata?: Readonly<Record<string, string>>;
+  /** `flat` emits actions as [batch, H·D] (no Reshape), as some exporters do. Default `chunk`. */
+  readonly outputLayout?: 'chunk' | 'flat';
+  /** Fix the batch dimension at 1 (what an export without dynamic axes gives). Default: symbolic. */
+  readonly fixedBatch?: boolean;
 }
 
 /** mulberry32: a tiny, fast, seeded 32-bit PRNG; good enough for reproducible test weights. */
@@ -140,29 +144,32 @@ function intAttr(name: string, value: number): ProtoWriter {
   return new ProtoWriter().string(1, name).int(3, value).int(20, ATTR_INT);
 }
 
-function mlpGraph(weights: MlpWeights, inputName: string): ProtoWriter {
+function mlpGraph(weights: MlpWeights, options: MlpOnnxOptions): ProtoWriter {
+  const flat = options.outputLayout === 'flat';
+  const batch = options.fixedBatch === true ? 1 : 'batch';
   const g = new ProtoWriter();
-  let x = inputName;
+  let x = options.inputName;
+  const lastLayer = weights.layers.length - 1;
   weights.layers.forEach((l, i) => {
-    const y = `gemm${i}`;
+    const y = flat && i === lastLayer ? 'actions' : `gemm${i}`;
     // Gemm(A, B, C) = A·B + C with transB = 0: B is (in, out), exactly how the weights are stored.
     g.message(1, node('Gemm', [x, `w${i}`, `b${i}`], [y], `gemm${i}`).message(5, intAttr('transB', 0)));
     x = y;
-    if (i < weights.layers.length - 1) {
+    if (i < lastLayer) {
       g.message(1, node('Relu', [y], [`relu${i}`], `relu${i}`));
       x = `relu${i}`;
     }
   });
-  g.message(1, node('Reshape', [x, 'actions_shape'], ['actions'], 'reshape_actions'));
+  if (!flat) g.message(1, node('Reshape', [x, 'actions_shape'], ['actions'], 'reshape_actions'));
   g.string(2, 'mlp_policy');
   weights.layers.forEach((l, i) => {
     g.message(5, tensor(`w${i}`, [l.inDim, l.outDim], ELEM_FLOAT, l.w));
     g.message(5, tensor(`b${i}`, [l.outDim], ELEM_FLOAT, l.b));
   });
-  const shape = BigInt64Array.from([-1n, BigInt(weights.horizon), BigInt(weights.actionDim)]);
-  g.message(5, tensor('actions_shape', [3], ELEM_INT64, shape));
-  g.message(11, valueInfo(inputName, ELEM_FLOAT, ['batch', weights.layers[0]!.inDim]));
-  g.message(12, valueInfo('actions', ELEM_FLOAT, ['batch', weights.horizon, weights.actionDim]));
+  const { horizon: h, actionDim: d } = weights;
+  if (!flat) g.message(5, tensor('actions_shape', [3], ELEM_INT64, BigInt64Array.of(-1n, BigInt(h), BigInt(d))));
+  g.message(11, valueInfo(options.inputName, ELEM_FLOAT, [batch, weights.layers[0]!.inDim]));
+  g.message(12, valueInfo('actions', ELEM_FLOAT, flat ? [batch, h * d] : [batch, h, d]));
   return g;
 }
 
@@ -179,7 +186,7 @@ export function mlpOnnxBytes(weights: MlpWeights, options: MlpOnnxOptions): Uint
     .int(1, 8) // ir_version
     .string(2, 'zetta')
     .string(3, '0.1.0')
-    .message(7, mlpGraph(weights, options.inputName))
+    .message(7, mlpGraph(weights, options))
     .message(8, new ProtoWriter().string(1, '').int(2, 17)); // opset_import: default domain, 17
   for (const [key, value] of Object.entries(props)) {
     model.message(14, new ProtoWriter().string(1, key).string(2, value));
