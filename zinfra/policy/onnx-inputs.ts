@@ -17,8 +17,6 @@ export interface InputSpec {
   readonly accepts: readonly DType[];
   /** The model was exported with a batch dimension fixed at 1. */
   readonly fixedBatch: boolean;
-  /** Elements per observation when every inner dimension is fixed (then buffers can be reused). */
-  readonly itemSize: number | undefined;
 }
 
 export interface InputData {
@@ -49,14 +47,12 @@ export function describeInputs(session: InferenceSession, fail: Fail): InputSpec
     if (typeof batch === 'number' && batch !== 1) {
       throw fail(`input '${meta.name}' has a fixed batch of ${batch}; export it with a symbolic batch dimension`);
     }
-    const fixed = itemShape.every((d): d is number => typeof d === 'number');
     return {
       name: meta.name,
       type,
       itemShape,
       accepts: ACCEPTS[type],
       fixedBatch: typeof batch === 'number',
-      itemSize: fixed ? elementCount(itemShape as number[]) : undefined,
     };
   });
 }
@@ -75,8 +71,8 @@ export function resolveItemShape(spec: InputSpec, arrays: readonly NdArray[], fa
       spec.itemShape.every((d, k) => (typeof d === 'number' ? a.shape[k] === d : a.shape[k] === shape[k])) &&
       a.data.length === elementCount(a.shape);
     if (!ok) {
-      const msg = `observation '${spec.name}'${where} has shape [${a.shape.join(', ')}]; the model expects ${expected} per observation`;
-      throw fail(msg);
+      const got = `[${a.shape.join(', ')}]`;
+      throw fail(`observation '${spec.name}'${where} has shape ${got}; the model expects ${expected} per observation`);
     }
     return shape;
   }, [...first.shape]);
@@ -99,10 +95,9 @@ function allocate(type: InputType, n: number): InputBuffer {
 }
 
 /** A zeroed buffer for `batch` observations and a tensor over it. */
-export function newInputData(spec: InputSpec, batch: number, itemShape?: readonly number[]): InputData {
-  const shape = itemShape ?? (spec.itemShape as readonly number[]);
-  const data = allocate(spec.type, batch * elementCount(shape));
-  return { data, tensor: new Tensor(spec.type, data, [batch, ...shape]) };
+export function newInputData(spec: InputSpec, batch: number, itemShape: readonly number[]): InputData {
+  const data = allocate(spec.type, batch * elementCount(itemShape));
+  return { data, tensor: new Tensor(spec.type, data, [batch, ...itemShape]) };
 }
 
 /** Copies one observation's array into slot `index` of a batch buffer, converting its dtype. */
