@@ -1,0 +1,74 @@
+// Starts the Python policy server shim (zinfra/python/zetta_policy_server.py) as a child process and
+// waits for its `ready <endpoint>` line. Used by `zetta bench transport`, the tests, and anyone who
+// wants a Python-hosted policy next to a Node process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { packagePath } from '../package-root.js';
+
+/** Debian's interpreter sees python3-zmq/msgpack/numpy; a pyenv `python3` on the PATH may not. */
+export const DEFAULT_PYTHON = process.env.ZETTA_PYTHON ?? '/usr/bin/python3';
+
+export const SHIM_SCRIPT = packagePath('zinfra', 'python', 'zetta_policy_server.py');
+
+export interface PythonServerOptions {
+  /** Loader spec, e.g. `npz-mlp:/tmp/m.npz` or `module:/path/backend.py:make`. */
+  readonly policy: string;
+  readonly bind: string;
+  readonly python?: string;
+  readonly extraArgs?: readonly string[];
+  readonly readyTimeoutMs?: number;
+}
+
+export interface PythonServer {
+  readonly endpoint: string;
+  readonly process: ChildProcess;
+  /** SIGTERM, then SIGKILL if it lingers. */
+  stop(): Promise<void>;
+}
+
+export async function startPythonPolicyServer(options: PythonServerOptions): Promise<PythonServer> {
+  const python = options.python ?? DEFAULT_PYTHON;
+  const child = spawn(python, [SHIM_SCRIPT, '--policy', options.policy, '--bind', options.bind, ...(options.extraArgs ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => fail(`did not print "ready" within ${options.readyTimeoutMs ?? 15_000} ms`), options.readyTimeoutMs ?? 15_000);
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`python policy server (${python}) ${why}${stderr ? `:\n${stderr}` : ''}`));
+    };
+    child.on('error', (err) => fail(`could not start: ${err.message}`));
+    child.on('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal})`));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^ready (\S+)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve(m[1]!);
+      }
+    });
+  });
+  return {
+    endpoint,
+    process: child,
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
