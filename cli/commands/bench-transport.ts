@@ -1,0 +1,66 @@
+// `zetta bench transport`: see zinfra/bench/transport.ts.
+import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
+import { progress } from '../progress.js';
+import { benchTransport, type TransportBenchResult } from '../../zinfra/bench/transport.js';
+
+const HELP = `usage: zetta bench transport [--iterations N] [--warmup N] [--no-python] [--json]
+
+Sends a LIBERO-sized observation (two 224×224×3 uint8 images, an 8-float state, a prompt) and
+receives a (10, 7) action chunk, many times, through:
+  zmq       Zetta over ZeroMQ, Node ↔ Node, TCP loopback
+  zmq_ipc   the same over ipc://
+  python    Node ↔ the Python policy server shim (Debian's /usr/bin/python3, or $ZETTA_PYTHON), ipc://
+  ws        an openpi-style WebSocket + msgpack transport, Node ↔ Node, TCP loopback (the baseline)
+Rounds are interleaved so machine noise falls on all transports alike.
+
+  --iterations N   measured round trips per transport (default 500)
+  --warmup N       unmeasured round trips first (default 50)
+  --no-python      skip the Python shim
+  --json           last line: {"payload_bytes", "zmq_p50_us", "zmq_p99_us", "python_p50_us",
+                   "ws_p50_us", "ws_p99_us", "ratio_p50", ...} with ratio_p50 = ws_p50 / zmq_p50`;
+
+export const benchTransportCommand: Command = {
+  name: 'bench transport',
+  summary: 'policy round trip over each transport',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      iterations: { type: 'string' },
+      warmup: { type: 'string' },
+      'no-python': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const bar = progress('bench transport');
+    const result = await benchTransport({
+      iterations: intFlag(values.iterations, 'iterations', 500, 1),
+      warmup: intFlag(values.warmup, 'warmup', 50, 0),
+      python: !values['no-python'],
+      onProgress: (done, total) => bar.update(done, total),
+    });
+    bar.done();
+    process.stdout.write(`${formatTable(result)}\n`);
+    if (values.json) printJsonLine(withoutSummaries(result));
+    return 0;
+  },
+};
+
+function formatTable(r: TransportBenchResult): string {
+  const rows = Object.entries(r.summaries_us).map(
+    ([name, s]) => `  ${name.padEnd(8)} ${s.p50.toFixed(0).padStart(8)} ${s.p90.toFixed(0).padStart(8)} ${s.p99.toFixed(0).padStart(8)}   ${(s.p50 / r.zmq_p50_us).toFixed(2)}×`,
+  );
+  return [
+    `payload ${r.payload_bytes} bytes out, (10, 7) float32 back; ${r.iterations} round trips each`,
+    `  ${'transport'.padEnd(8)} ${'p50 µs'.padStart(8)} ${'p90 µs'.padStart(8)} ${'p99 µs'.padStart(8)}   vs zmq`,
+    ...rows,
+    `ws / zmq at p50: ${r.ratio_p50.toFixed(2)}×${r.python_skipped ? `   (python skipped: ${r.python_skipped})` : ''}`,
+  ].join('\n');
+}
+
+function withoutSummaries(r: TransportBenchResult): Omit<TransportBenchResult, 'summaries_us'> & { summaries_us?: undefined } {
+  const { summaries_us: _omit, ...rest } = r;
+  return rest;
+}

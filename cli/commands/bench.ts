@@ -1,0 +1,33 @@
+// `zetta bench <what>`: benchmarks of the hot paths. Each prints medians and p99 and a ratio against
+// a baseline measured in the same run; with --json the last line is one JSON object.
+import { UsageError, type Command } from '../command.js';
+
+const BENCHES: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  transport: {
+    summary: 'policy round trip: ZeroMQ (Node, Python shim) vs an openpi-style WebSocket',
+    load: async () => (await import('./bench-transport.js')).benchTransportCommand,
+  },
+};
+
+function help(): string {
+  const lines = Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(10)}  ${b.summary}`);
+  return ['usage: zetta bench <what> [flags]', '', 'benchmarks:', ...lines, '', 'zetta bench <what> --help for its flags.'].join('\n');
+}
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary: 'benchmarks of the hot paths (medians, p99, ratio to a baseline)',
+  get help() {
+    return help();
+  },
+  async run(argv) {
+    const [what, ...rest] = argv;
+    if (what === undefined || what === '--help' || what === '-h') {
+      process.stdout.write(`${help()}\n`);
+      return what === undefined ? 2 : 0;
+    }
+    const bench = BENCHES[what];
+    if (!bench) throw new UsageError(`unknown benchmark "${what}"; one of: ${Object.keys(BENCHES).join(', ')}`);
+    return (await bench.load()).run(rest);
+  },
+};

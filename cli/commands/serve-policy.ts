@@ -1,0 +1,56 @@
+// `zetta serve-policy`: serve an ONNX policy over ZeroMQ until interrupted.
+import { parseFlags, printJsonLine, intFlag, UsageError, type Command } from '../command.js';
+import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
+import { PolicyServer, DEFAULT_MAX_MESSAGE_BYTES } from '../../zinfra/policy/server.js';
+
+const HELP = `usage: zetta serve-policy --onnx FILE [--bind ENDPOINT] [--max-batch N] [--max-message-bytes N] [--json]
+
+Serves an ONNX policy with the Zetta protocol (ZeroMQ ROUTER; see zinfra/protocol/PROTOCOL.md).
+Each ONNX input is fed the observation key of the same name; the output \`actions\` is (batch, H, D).
+Requests that queue while the model runs are served together as one batch.
+
+  --onnx FILE               the model to serve (required)
+  --bind ENDPOINT           tcp://HOST:PORT or ipc://PATH (default tcp://127.0.0.1:5555; port 0 picks one)
+  --max-batch N             most observations per model call (default 32)
+  --max-message-bytes N     frames above this get a TOO_LARGE error (default ${DEFAULT_MAX_MESSAGE_BYTES})
+  --json                    print {"endpoint", "policy"} as one JSON line once ready, and stats on exit
+
+Stops on SIGINT or SIGTERM, answering queued requests with SHUTTING_DOWN.`;
+
+export const servePolicyCommand: Command = {
+  name: 'serve-policy',
+  summary: 'serve a policy (ONNX) over ZeroMQ',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      onnx: { type: 'string' },
+      bind: { type: 'string', default: 'tcp://127.0.0.1:5555' },
+      'max-batch': { type: 'string' },
+      'max-message-bytes': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    if (!values.onnx) throw new UsageError('--onnx FILE is required');
+    const policy = await OnnxPolicy.load(values.onnx);
+    const server = await PolicyServer.start(policy, {
+      bind: values.bind!,
+      maxBatch: intFlag(values['max-batch'], 'max-batch', 32, 1),
+      maxMessageBytes: intFlag(values['max-message-bytes'], 'max-message-bytes', DEFAULT_MAX_MESSAGE_BYTES, 1024),
+    });
+    const meta = await policy.metadata();
+    if (values.json) printJsonLine({ endpoint: server.endpoint, policy: meta });
+    else process.stdout.write(`serving ${meta.policyId} (${meta.modelVersion}, chunk ${meta.actionHorizon}×${meta.actionDim}) on ${server.endpoint}\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await server.close();
+    await policy.close();
+    if (values.json) printJsonLine({ stopped: true, stats: server.stats });
+    else process.stderr.write(`stopped after ${server.stats.requests} requests in ${server.stats.batches} batches\n`);
+    return 0;
+  },
+};
