@@ -1,0 +1,46 @@
+// Turns a `--policy` argument into a Policy: where the frozen policy lives and how to reach it.
+//
+//   zmq://HOST:PORT, tcp://HOST:PORT, ipc://PATH   a Zetta policy server (Node or the Python shim)
+//   openpi-ws://HOST:PORT                          an unmodified openpi serve_policy.py (π0, π0.5)
+//   onnx:FILE, or FILE ending in .onnx             an ONNX model run in this process
+import { PolicyClient } from './client.js';
+import { OnnxPolicy } from './onnx-policy.js';
+import { OpenpiWebsocketPolicy } from './openpi-ws-policy.js';
+import type { Policy } from './policy.js';
+
+export const POLICY_SPEC_HELP = 'zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE';
+
+export interface OpenPolicyOptions {
+  /** How long to wait for a remote policy to answer its handshake. */
+  readonly connectTimeoutMs?: number;
+}
+
+export class PolicySpecError extends Error {
+  override readonly name = 'PolicySpecError';
+}
+
+export async function openPolicy(spec: string, options: OpenPolicyOptions = {}): Promise<Policy> {
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  const scheme = /^([a-z][a-z0-9+-]*):/i.exec(spec)?.[1]?.toLowerCase();
+  switch (scheme) {
+    case 'zmq':
+    case 'tcp': {
+      const rest = spec.slice(scheme.length + 3);
+      if (!/^[^/:\s]+:\d+$/.test(rest)) throw new PolicySpecError(`"${spec}": expected ${scheme}://HOST:PORT`);
+      return PolicyClient.connect({ endpoint: `tcp://${rest}`, timeoutMs });
+    }
+    case 'ipc':
+      return PolicyClient.connect({ endpoint: spec, timeoutMs });
+    case 'openpi-ws':
+    case 'openpi-wss': {
+      const policy = new OpenpiWebsocketPolicy(spec, { connectTimeoutMs: timeoutMs });
+      await policy.connect();
+      return policy;
+    }
+    case 'onnx':
+      return OnnxPolicy.load(spec.slice('onnx:'.length));
+    default:
+      if (spec.endsWith('.onnx')) return OnnxPolicy.load(spec);
+      throw new PolicySpecError(`unknown policy "${spec}"; expected ${POLICY_SPEC_HELP}`);
+  }
+}
