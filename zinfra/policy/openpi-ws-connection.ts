@@ -118,6 +118,8 @@ function typed(err: unknown, url: string): Error {
   return new PolicyUnavailable(`cannot connect to openpi server at ${url}: ${msg}`, { cause: err });
 }
 
+const MIN_ATTEMPT_MS = 250;
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Opens a connection and reads the server's metadata frame, retrying with backoff until `timeoutMs`. */
@@ -127,8 +129,10 @@ export async function openConnection(opts: OpenOptions): Promise<{ connection: O
   for (;;) {
     let last: Error;
     try {
-      if (opts.healthUrl) await checkHealth(opts.healthUrl, Math.max(1, Math.min(2000, deadline - Date.now())));
-      return await openOnce(opts, Math.max(1, deadline - Date.now()));
+      // Each attempt gets at least MIN_ATTEMPT_MS, so a late last try still learns why it failed.
+      const left = () => Math.max(MIN_ATTEMPT_MS, deadline - Date.now());
+      if (opts.healthUrl) await checkHealth(opts.healthUrl, Math.min(2000, left()));
+      return await openOnce(opts, left());
     } catch (err) {
       if (!(err instanceof NotYet)) throw typed(err, opts.url);
       last = err;
