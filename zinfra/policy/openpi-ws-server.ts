@@ -92,6 +92,7 @@ export class OpenpiWebsocketServer {
         try {
           const reply = await this.answer(data as Buffer, isBinary, prevTotalMs);
           ws.send(reply, { binary: true });
+          // openpi's prev_total_ms also counts the wait for the frame; here it runs from arrival to send.
           prevTotalMs = performance.now() - received;
         } catch (err) {
           failed = true;

@@ -45,10 +45,10 @@ export function readActions(value: unknown): NdArray<'<f4'> {
   if (!isNdArray(value)) throw new ProtocolError('MALFORMED', 'openpi reply has no `actions` array');
   const [h, d] = value.shape;
   if (value.shape.length !== 2 || !h || !d) {
-    throw new ProtocolError('MALFORMED', `openpi actions must be (H, D) with H, D > 0, got [${value.shape.join(', ')}]`);
+    throw new ProtocolError('MALFORMED', `actions must be (H, D) with H, D > 0, got [${value.shape.join(', ')}]`);
   }
   if (!NUMERIC_DTYPES.has(value.dtype)) {
-    throw new ProtocolError('MALFORMED', `openpi actions have dtype ${value.dtype}, not a number type`);
+    throw new ProtocolError('MALFORMED', `actions have dtype ${value.dtype}, not a number type`);
   }
   const src = value.data;
   let data: Float32Array;
@@ -58,7 +58,7 @@ export function readActions(value: unknown): NdArray<'<f4'> {
   // Checked after the conversion: a float64 beyond float32's range becomes ±Inf here.
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
-      throw new ProtocolError('NON_FINITE_ACTIONS', `openpi actions contain a non-finite value at flat index ${i}`);
+      throw new ProtocolError('NON_FINITE_ACTIONS', `actions contain a non-finite value at flat index ${i}`);
     }
   }
   return { dtype: '<f4', shape: [h, d], data };
