@@ -3,7 +3,7 @@ import { parseFlags, printJsonLine, intFlag, UsageError, type Command } from '..
 import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
 import { PolicyServer, DEFAULT_MAX_MESSAGE_BYTES } from '../../zinfra/policy/server.js';
 
-const HELP = `usage: zetta serve-policy --onnx FILE [--bind ENDPOINT] [--max-batch N] [--max-message-bytes N] [--json]
+const HELP = `usage: zetta serve-policy --onnx FILE [--bind ENDPOINT] [--max-batch N] [--max-wait-ms MS] [--max-message-bytes N] [--json]
 
 Serves an ONNX policy with the Zetta protocol (ZeroMQ ROUTER; see zinfra/protocol/PROTOCOL.md).
 Each ONNX input is fed the observation key of the same name; the output \`actions\` is (batch, H, D).
@@ -12,6 +12,7 @@ Requests that queue while the model runs are served together as one batch.
   --onnx FILE               the model to serve (required)
   --bind ENDPOINT           tcp://HOST:PORT or ipc://PATH (default tcp://127.0.0.1:5555; port 0 picks one)
   --max-batch N             most observations per model call (default 32)
+  --max-wait-ms MS          how long a partial batch may wait for company (default 0: run when the model is free)
   --max-message-bytes N     frames above this get a TOO_LARGE error (default ${DEFAULT_MAX_MESSAGE_BYTES})
   --json                    print {"endpoint", "policy"} as one JSON line once ready, and stats on exit
 
@@ -26,6 +27,7 @@ export const servePolicyCommand: Command = {
       onnx: { type: 'string' },
       bind: { type: 'string', default: 'tcp://127.0.0.1:5555' },
       'max-batch': { type: 'string' },
+      'max-wait-ms': { type: 'string' },
       'max-message-bytes': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
@@ -38,6 +40,7 @@ export const servePolicyCommand: Command = {
     const server = await PolicyServer.start(policy, {
       bind: values.bind!,
       maxBatch: intFlag(values['max-batch'], 'max-batch', 32, 1),
+      maxWaitMs: intFlag(values['max-wait-ms'], 'max-wait-ms', 0, 0),
       maxMessageBytes: intFlag(values['max-message-bytes'], 'max-message-bytes', DEFAULT_MAX_MESSAGE_BYTES, 1024),
     });
     const meta = await policy.metadata();
@@ -49,8 +52,8 @@ export const servePolicyCommand: Command = {
     });
     await server.close();
     await policy.close();
-    if (values.json) printJsonLine({ stopped: true, stats: server.stats });
-    else process.stderr.write(`stopped after ${server.stats.requests} requests in ${server.stats.batches} batches\n`);
+    if (values.json) printJsonLine({ stopped: true, stats: { ...server.stats, scheduler: server.scheduler.stats } });
+    else process.stderr.write(`stopped after ${server.stats.requests} requests in ${server.scheduler.stats.batches} batches\n`);
     return 0;
   },
 };

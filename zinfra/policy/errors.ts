@@ -36,3 +36,9 @@ export class ClientClosed extends Error {
     super('the policy client is closed');
   }
 }
+
+/** Backpressure: the queue is full or the session has too many requests in flight. Retry later. */
+export class Overloaded extends Error {
+  override readonly name = 'Overloaded';
+  readonly retryable = true;
+}

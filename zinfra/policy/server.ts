@@ -1,10 +1,10 @@
 // PolicyServer: serves any Policy backend over a ZeroMQ ROUTER socket (protocol in ../protocol/PROTOCOL.md).
 //
 // Every frame gets an answer: a bad one gets a typed error and the server keeps serving. Infer
-// requests are batched opportunistically: while the backend works on one batch, new requests queue
-// and go out together as the next batch (up to maxBatch), so a lone request never waits for company.
+// requests go through an InferenceBatchScheduler, which batches them for the backend, bounds the
+// queue (OVERLOADED) and fails requests that cannot start before their deadline.
 import { Router } from 'zeromq';
-import { isRetryable, ProtocolError, type ErrorCode } from '../protocol/errors.js';
+import { ERROR_CODES, isRetryable, ProtocolError, type ErrorCode } from '../protocol/errors.js';
 import {
   PROTOCOL_VERSION,
   actionChunkSchema,
@@ -14,22 +14,20 @@ import {
   type InferRequest,
   type Reply,
 } from '../protocol/messages.js';
+import { InferenceBatchScheduler, type ScheduledResult, type SchedulerOptions } from './batch-scheduler.js';
+import { DeadlineExceeded, Overloaded } from './errors.js';
 import type { Policy, PolicyMetadata } from './policy.js';
 import { SendQueue } from './send-queue.js';
 
-export interface PolicyServerOptions {
+export interface PolicyServerOptions extends SchedulerOptions {
   /** e.g. `tcp://127.0.0.1:5555`, `tcp://127.0.0.1:0` (any free port) or `ipc:///tmp/zetta.sock`. */
   readonly bind: string;
   /** Frames larger than this get TOO_LARGE without being decoded. */
   readonly maxMessageBytes?: number;
-  readonly maxBatch?: number;
-  /** Requests waiting beyond this many are refused with OVERLOADED (backpressure). */
-  readonly maxQueue?: number;
 }
 
 export interface PolicyServerStats {
   requests: number;
-  batches: number;
   errors: Partial<Record<ErrorCode, number>>;
 }
 
@@ -42,25 +40,18 @@ interface Job {
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export class PolicyServer {
-  readonly stats: PolicyServerStats = { requests: 0, batches: 0, errors: {} };
-  private readonly queue: Job[] = [];
-  private draining = false;
+  readonly stats: PolicyServerStats = { requests: 0, errors: {} };
   private closed = false;
   private readonly maxMessageBytes: number;
-  private readonly maxBatch: number;
-  private readonly maxQueue: number;
   private readonly sender: SendQueue;
   private readonly loop: Promise<void>;
 
   private constructor(
-    private readonly policy: Policy,
-    private readonly meta: PolicyMetadata,
+    readonly scheduler: InferenceBatchScheduler,
     private readonly socket: Router,
     options: PolicyServerOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.maxBatch = options.maxBatch ?? 32;
-    this.maxQueue = options.maxQueue ?? 1024;
     this.sender = new SendQueue(socket, () => {
       // A reply to a peer that vanished cannot be delivered; ROUTER drops it, nothing to recover.
     });
@@ -68,12 +59,12 @@ export class PolicyServer {
   }
 
   static async start(policy: Policy, options: PolicyServerOptions): Promise<PolicyServer> {
-    const meta = await policy.metadata();
+    const scheduler = await InferenceBatchScheduler.create(policy, options);
     const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     // ZeroMQ's own cap drops the connection without a word, so it sits well above ours, which answers.
     const socket = new Router({ linger: 0, maxMessageSize: maxBytes * 4 + 1024 * 1024, sendHighWaterMark: 0 });
     await socket.bind(options.bind);
-    return new PolicyServer(policy, meta, socket, options);
+    return new PolicyServer(scheduler, socket, options);
   }
 
   /** The bound endpoint, with the real port when bound to port 0. */
@@ -81,10 +72,15 @@ export class PolicyServer {
     return this.socket.lastEndpoint ?? '';
   }
 
+  private get meta(): PolicyMetadata {
+    return this.scheduler.metadata;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const job of this.queue.splice(0)) this.replyError(job.route, job.request.id, 'SHUTTING_DOWN', 'server is closing');
+    this.scheduler.drain(() => new ProtocolError('SHUTTING_DOWN', 'server is closing'));
+    await new Promise((r) => setImmediate(r)); // let the drained requests' error replies be queued
     await this.sender.flushed();
     this.socket.close();
     await this.loop;
@@ -122,7 +118,7 @@ export class PolicyServer {
           id: request.id,
           protocol: PROTOCOL_VERSION,
           metadata: toWireMetadata(this.meta),
-          limits: { max_message_bytes: this.maxMessageBytes, max_batch: this.maxBatch },
+          limits: { max_message_bytes: this.maxMessageBytes, max_batch: this.scheduler.options.maxBatch },
         });
       case 'ping':
         return this.reply(route, { type: 'pong', id: request.id, t: request.t });
@@ -141,63 +137,18 @@ export class PolicyServer {
       this.replyError(job.route, job.request.id, 'INVALID_OBSERVATION', `observation lacks "${missing}"`);
       return;
     }
-    if (this.queue.length >= this.maxQueue) {
-      this.replyError(job.route, job.request.id, 'OVERLOADED', `${this.queue.length} requests already queued`);
-      return;
-    }
-    this.queue.push(job);
-    if (!this.draining) void this.drain();
+    const { request } = job;
+    // The deadline budget counts from receipt: clocks are not shared with the client.
+    const budget = request.deadline_ms - (performance.now() - job.receivedAt);
+    this.scheduler
+      .submit(request.obs, { sessionId: request.session_id, deadlineMs: budget })
+      .then(
+        (result) => this.replyResult(job, result),
+        (err: unknown) => this.replyError(job.route, request.id, errorCode(err), (err as Error).message ?? String(err)),
+      );
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.length > 0 && !this.closed) {
-        const batch = this.takeLiveBatch();
-        if (batch.length > 0) await this.serveBatch(batch);
-      }
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  /** Takes up to maxBatch jobs, answering those whose budget already ran out instead of running them. */
-  private takeLiveBatch(): Job[] {
-    const now = performance.now();
-    const batch: Job[] = [];
-    while (batch.length < this.maxBatch && this.queue.length > 0) {
-      const job = this.queue.shift()!;
-      const waited = now - job.receivedAt;
-      if (waited > job.request.deadline_ms) {
-        this.replyError(job.route, job.request.id, 'DEADLINE_EXCEEDED', `waited ${waited.toFixed(1)} ms of a ${job.request.deadline_ms} ms budget`);
-      } else batch.push(job);
-    }
-    return batch;
-  }
-
-  private async serveBatch(batch: Job[]): Promise<void> {
-    this.stats.batches++;
-    const started = performance.now();
-    let results;
-    try {
-      results = await this.policy.infer(batch.map((j) => j.request.obs));
-      if (results.length !== batch.length) throw new Error(`backend returned ${results.length} results for ${batch.length} observations`);
-    } catch (err) {
-      // One bad observation must not fail its batch-mates: retry them one by one.
-      if (batch.length > 1) {
-        for (const job of batch) await this.serveBatch([job]);
-        return;
-      }
-      const e = err as Error & { code?: unknown };
-      const code = err instanceof ProtocolError ? err.code : e.code === 'INVALID_OBSERVATION' ? 'INVALID_OBSERVATION' : 'BACKEND_FAILED';
-      this.replyError(batch[0]!.route, batch[0]!.request.id, code, e.message ?? String(err));
-      return;
-    }
-    const finished = performance.now();
-    batch.forEach((job, i) => this.replyResult(job, results[i]!, started, finished, batch.length));
-  }
-
-  private replyResult(job: Job, result: { actions: unknown; policyTiming: Record<string, number> }, started: number, finished: number, batchSize: number): void {
+  private replyResult(job: Job, result: ScheduledResult): void {
     const checked = actionChunkSchema.safeParse(result.actions);
     if (!checked.success) {
       const message = checked.error.issues[0]?.message ?? 'invalid actions';
@@ -211,10 +162,9 @@ export class PolicyServer {
       actions: checked.data,
       policy_timing: result.policyTiming,
       server_timing: {
-        queue_ms: started - job.receivedAt,
-        infer_ms: finished - started,
+        queue_ms: result.queueMs,
         total_ms: performance.now() - job.receivedAt,
-        batch_size: batchSize,
+        batch_size: result.batchSize,
       },
     });
   }
@@ -228,6 +178,15 @@ export class PolicyServer {
     if (this.socket.closed) return;
     this.sender.send([...route, encodeMessage(message)]);
   }
+}
+
+/** The wire code of a failure: typed errors carry theirs, anything else is the backend's fault. */
+function errorCode(err: unknown): ErrorCode {
+  if (err instanceof ProtocolError) return err.code;
+  if (err instanceof Overloaded) return 'OVERLOADED';
+  if (err instanceof DeadlineExceeded) return 'DEADLINE_EXCEEDED';
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'BACKEND_FAILED';
 }
 
 function toWireMetadata(m: PolicyMetadata) {
