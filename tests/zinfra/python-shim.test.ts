@@ -43,7 +43,8 @@ class Shim {
   }
 
   static start(args: string[]): Promise<Shim> {
-    const proc = spawn(PYTHON, [SHIM, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdin stays open for the shim's life: if this test process dies, the shim sees EOF and exits.
+    const proc = spawn(PYTHON, [SHIM, '--exit-on-stdin-eof', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -60,6 +61,12 @@ class Shim {
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null> {
     if (this.proc.exitCode === null) this.proc.kill('SIGTERM');
+    return this.exited;
+  }
+
+  /** Closes the shim's stdin (what happens when its parent dies) and resolves with the exit code. */
+  closeStdin(): Promise<number | null> {
+    this.proc.stdin!.end();
     return this.exited;
   }
 
@@ -356,7 +363,7 @@ describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipp
         expect(values).toEqual([0.5, 0.5, 0.5, 0.5, 0.5, 0.5]);
       } finally {
         c.close();
-        expect(await shim.stop()).toBe(0);
+        expect(await shim.closeStdin()).toBe(0);
       }
     });
   });
@@ -447,6 +454,13 @@ describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipp
       expect(bad).toMatchObject({ type: 'error', code: 'NON_FINITE_ACTIONS', retryable: false });
       expect(bad).not.toHaveProperty('actions');
       expect(actionsOf(good).values[0]).toBe(7);
+      await expectAlive(scriptedClient);
+    });
+
+    it('answers an observation a module backend’s validate refuses with INVALID_OBSERVATION', async () => {
+      const reply = await scriptedClient.infer({ 'observation/state': f32([8], new Float32Array(8)), prompt: 'reject' });
+      expect(reply).toMatchObject({ type: 'error', code: 'INVALID_OBSERVATION', retryable: false });
+      expect(reply.type === 'error' && reply.message).toContain('scripted rejection');
       await expectAlive(scriptedClient);
     });
 

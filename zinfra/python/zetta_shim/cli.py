@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
+import threading
+from typing import Callable
 
 from .loaders import load_backend
 from .server import PolicyServer
@@ -30,11 +33,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--action-dim", type=int, help="override the action dimension D the policy reports")
     p.add_argument("--policy-id", help="override the policy id the policy reports")
     p.add_argument("--model-version", help="override the model version the policy reports")
+    p.add_argument(
+        "--exit-on-stdin-eof",
+        action="store_true",
+        help="shut down when stdin closes, so a supervising process that dies takes the server with it",
+    )
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     args = p.parse_args(argv)
     if args.max_message_bytes <= 0 or args.max_batch <= 0:
         p.error("--max-message-bytes and --max-batch must be positive")
     return args
+
+
+def _on_stdin_eof(then: Callable[[], None]) -> None:
+    # os.read, not sys.stdin: a daemon thread parked in a buffered read aborts interpreter shutdown.
+    while os.read(sys.stdin.fileno(), 65536):
+        pass
+    then()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,22 +69,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zetta_policy_server: cannot load {args.policy}: {type(err).__name__}: {err}", file=sys.stderr)
         return 2
 
-    stop = False
+    stop = threading.Event()
 
-    def request_stop(signum: int, _frame: object) -> None:
-        nonlocal stop
-        log.info("%s: shutting down", signal.Signals(signum).name)
-        stop = True
+    def request_stop(reason: str) -> None:
+        log.info("%s: shutting down", reason)
+        stop.set()
 
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda n, _frame: request_stop(signal.Signals(n).name))
+    if args.exit_on_stdin_eof:
+        threading.Thread(target=_on_stdin_eof, args=(lambda: request_stop("stdin closed"),), daemon=True).start()
 
     server = PolicyServer(backend, args.max_message_bytes, args.max_batch)
     try:
         endpoint = server.bind(args.bind)
         log.info("serving %s (%s) on %s", backend.metadata["policy_id"], backend.metadata["model_version"], endpoint)
         print(f"ready {endpoint}", flush=True)
-        server.serve(lambda: stop)
+        server.serve(stop.is_set)
     finally:
         server.close()
     return 0

@@ -103,8 +103,8 @@ class OpenpiBackend(Backend):
     def infer(self, batch: Sequence[Observation]) -> list[np.ndarray]:
         # Newer openpi has infer_batch (one model call for the batch); older versions only infer.
         if len(batch) > 1 and hasattr(self._policy, "infer_batch"):
-            return list(np.asarray(self._policy.infer_batch(list(batch))["actions"]))
-        return [np.asarray(self._policy.infer(dict(obs))["actions"]) for obs in batch]
+            return list(np.asarray(self._policy.infer_batch([_writable(obs) for obs in batch])["actions"]))
+        return [np.asarray(self._policy.infer(_writable(obs))["actions"]) for obs in batch]
 
 
 class LerobotBackend(Backend):
@@ -158,6 +158,11 @@ class LerobotBackend(Backend):
 
     def episode_start(self, session_id: str, episode_id: str, info: dict[str, Any] | None) -> None:
         self._policy.reset()  # drops queued actions and any recurrent state
+
+
+def _writable(obs: Observation) -> Observation:
+    """Copies of the received arrays: some openpi transforms write into their inputs."""
+    return {k: np.array(v) if isinstance(v, np.ndarray) else v for k, v in obs.items()}
 
 
 def _plain(value: Any) -> Any:

@@ -23,6 +23,10 @@ log = logging.getLogger("zetta_shim")
 
 POLL_MS = 100  # how often the loop looks at the stop flag while idle
 
+# What a backend's `validate` raises to say "this observation does not fit" (INVALID_OBSERVATION);
+# anything else it raises is reported as BACKEND_FAILED.
+VALIDATION_ERRORS = (InvalidObservation, ValueError, KeyError, TypeError)
+
 
 @dataclass
 class Pending:
@@ -135,8 +139,12 @@ class PolicyServer:
                 continue
             try:
                 self.backend.validate(p.request.fields["obs"])
-            except InvalidObservation as err:
-                self._fail(p, "INVALID_OBSERVATION", str(err))
+            except VALIDATION_ERRORS as err:
+                self._fail(p, "INVALID_OBSERVATION", f"{err}")
+                continue
+            except Exception as err:  # a bug in the validator is the backend's, not the client's
+                log.exception("validate failed")
+                self._fail(p, "BACKEND_FAILED", f"validate: {type(err).__name__}: {err}")
                 continue
             live.append(p)
         if not live:
