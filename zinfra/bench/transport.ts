@@ -3,19 +3,17 @@
 // round so that machine noise falls on all of them alike.
 //
 // Every transport serves the same MLP (8→256→256→70): ONNX in Node, numpy in the Python shim, so the
-// differences are the transports'.
+// differences are the transports'. Servers run in their own processes, as they are deployed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PolicyClient } from '../policy/client.js';
 import { randomMlp, writeMlpNpz, writeMlpOnnx } from '../policy/mlp-onnx.js';
-import { OnnxPolicy } from '../policy/onnx-policy.js';
 import { OpenpiWebsocketPolicy } from '../policy/openpi-ws-policy.js';
-import { OpenpiWebsocketServer } from '../policy/openpi-ws-server.js';
 import { startPythonPolicyServer } from '../policy/python-server-process.js';
-import { PolicyServer } from '../policy/server.js';
 import { encodeMessage } from '../protocol/messages.js';
 import { f32, u8, type Observation } from '../protocol/ndarray.js';
+import { startNodePolicyServer, type NodeServerProcess } from './node-server-process.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface TransportBenchOptions {
@@ -69,13 +67,19 @@ export function liberoObservation(seed = 1): Observation {
 export async function benchTransport(options: TransportBenchOptions): Promise<TransportBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-bench-'));
   const transports: Transport[] = [];
+  const servers: NodeServerProcess[] = [];
   try {
     const weights = randomMlp({ inputDim: 8, hidden: [256, 256], horizon: HORIZON, actionDim: ACTION_DIM, seed: 3 });
     const onnxPath = join(dir, 'mlp.onnx');
     writeMlpOnnx(onnxPath, weights, { inputName: STATE_KEY, policyId: 'bench-mlp' });
-    transports.push(await zmqTransport('zmq', onnxPath, 'tcp://127.0.0.1:0'));
-    transports.push(await zmqTransport('zmq_ipc', onnxPath, `ipc://${join(dir, 'node.sock')}`));
-    transports.push(await wsTransport(onnxPath));
+    // One server process serves ZeroMQ and the WebSocket baseline alike; a second serves ipc://.
+    const tcpServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', 'tcp://127.0.0.1:0', '--openpi-ws', '127.0.0.1:0']);
+    servers.push(tcpServer);
+    const ipcServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'node.sock')}`]);
+    servers.push(ipcServer);
+    transports.push(await zmqTransport('zmq', tcpServer));
+    transports.push(await zmqTransport('zmq_ipc', ipcServer));
+    transports.push(await wsTransport(tcpServer));
     let pythonSkipped: string | undefined;
     if (options.python) {
       const npzPath = join(dir, 'mlp.npz');
@@ -112,6 +116,7 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     };
   } finally {
     for (const t of transports) await t.close().catch(() => undefined);
+    for (const s of servers) await s.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -135,20 +140,14 @@ async function measure(transports: Transport[], options: TransportBenchOptions):
   return samples;
 }
 
-async function zmqTransport(name: string, onnxPath: string, bind: string): Promise<Transport> {
-  const policy = await OnnxPolicy.load(onnxPath);
-  const server = await PolicyServer.start(policy, { bind });
-  const client = await PolicyClient.connect({ endpoint: server.endpoint });
+async function zmqTransport(name: string, server: NodeServerProcess): Promise<Transport> {
+  const client = await PolicyClient.connect({ endpoint: server.endpoint, timeoutMs: 10_000 });
   return {
     name,
     roundTrip: async (obs, step) => {
       await client.request(obs, { episodeId: 'bench', step, deadlineMs: 5000 });
     },
-    close: async () => {
-      await client.close();
-      await server.close();
-      await policy.close();
-    },
+    close: () => client.close(),
   };
 }
 
@@ -167,22 +166,15 @@ async function pythonTransport(npzPath: string, bind: string): Promise<Transport
   };
 }
 
-async function wsTransport(onnxPath: string): Promise<Transport> {
-  const policy = await OnnxPolicy.load(onnxPath);
-  const server = new OpenpiWebsocketServer(policy);
-  const port = await server.start({ host: '127.0.0.1', port: 0 });
-  const client = new OpenpiWebsocketPolicy(`ws://127.0.0.1:${port}`, { healthCheck: false });
+async function wsTransport(server: NodeServerProcess): Promise<Transport> {
+  const client = new OpenpiWebsocketPolicy(`ws://127.0.0.1:${server.openpiWsPort}`, { healthCheck: false });
   await client.connect();
   return {
     name: 'ws',
     roundTrip: async (obs) => {
       await client.infer([obs]);
     },
-    close: async () => {
-      await client.close();
-      await server.close();
-      await policy.close();
-    },
+    close: () => client.close(),
   };
 }
 

@@ -1,0 +1,56 @@
+// Starts `zetta serve-policy` in a child process, as a deployment runs it (its own heap and event
+// loop), and reads the endpoints it prints once ready. The benchmarks use it so the server's
+// garbage collection and scheduling never sit inside the client's measurements or vice versa.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { packagePath } from '../package-root.js';
+
+export interface NodeServerProcess {
+  readonly endpoint: string;
+  readonly openpiWsPort: number | undefined;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startNodePolicyServer(args: readonly string[], readyTimeoutMs = 20_000): Promise<NodeServerProcess> {
+  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'serve-policy', ...args, '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const ready = await new Promise<{ endpoint: string; openpi_ws_port?: number }>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`zetta serve-policy ${why}${stderr ? `:\n${stderr}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`was not ready within ${readyTimeoutMs} ms`), readyTimeoutMs);
+    child.once('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal})`));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        fail(`printed "${line}" instead of its ready line`);
+      }
+    });
+  });
+  return {
+    endpoint: ready.endpoint,
+    openpiWsPort: ready.openpi_ws_port,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
