@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'benchmarks of the hot paths (medians, p99, ratio to a baseline)',
     load: async () => (await import('./commands/bench.js')).benchCommand,
   },
+  sim: {
+    summary: 'the embedded MuJoCo tabletop suite: tasks, reset digests, the scripted expert',
+    load: async () => (await import('./commands/sim.js')).simCommand,
+  },
 };
 
 function usage(): string {

@@ -10,8 +10,16 @@ export function parsePerturbation(value: unknown, source = 'perturbation'): Pert
   const issue = result.error.issues[0]!;
   const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   const path = [...issue.path, ...(unknownKey !== undefined ? [unknownKey] : [])].map(String).join('.') || '(root)';
-  const what = unknownKey !== undefined ? `unknown key (allowed keys are listed in DESIGN.md)` : issue.message;
+  const what = unknownKey !== undefined ? `unknown key; allowed here: ${allowedKeys(issue.path).join(', ')}` : issue.message;
   throw new PerturbationError(`${source}: field "${path}": ${what}`, path);
+}
+
+/** The keys the schema accepts at `path` (the top level, or one section). */
+function allowedKeys(path: readonly PropertyKey[]): string[] {
+  const top = PerturbationSchema.shape;
+  if (path.length === 0) return Object.keys(top);
+  const section = top[String(path[0]) as keyof typeof top]?.unwrap();
+  return section !== undefined && 'shape' in section ? Object.keys(section.shape) : [];
 }
 
 export function loadPerturbation(path: string): Perturbation {

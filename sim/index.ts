@@ -1,0 +1,26 @@
+// The public face of sim/: the Env contract, the embedded tabletop suite, its tasks, perturbations
+// and the scripted expert. Other modules import from here.
+export * from './env.js';
+export { MjcfError, PerturbationError, SimInputError, SimPhysicsError } from './errors.js';
+export { TabletopEnv } from './tabletop/env.js';
+export { CONTROL_HZ, SUBSTEPS } from './tabletop/episode.js';
+export { FEATURE_NAMES, type FeatureName } from './tabletop/features.js';
+export { POSITION_SCALE, ROTATION_SCALE, EEF_BOX } from './tabletop/action.js';
+export { TASKS, getTask, listTasks } from './tasks/catalog.js';
+export { SUITE_MAX_STEPS, type Predicate, type Stage, type SuiteName, type TaskDef } from './tasks/types.js';
+export { describePredicate } from './tasks/predicates.js';
+export { milestoneNames } from './tasks/milestones.js';
+export { NOMINAL, PerturbationSchema, type Perturbation } from './perturbation/schema.js';
+export { loadPerturbation, parsePerturbation } from './perturbation/load.js';
+export { builtinPerturbationNames, resolvePerturbation } from './perturbation/builtin.js';
+export { ScriptedExpert } from './expert/expert.js';
+export { evaluateExpert, runExpertEpisode, type ExpertEpisode, type ExpertSummary } from './expert/run.js';
+export { benchSim, type SimBenchOptions, type SimBenchResult } from './bench.js';
+
+import type { Env } from './env.js';
+import { TabletopEnv } from './tabletop/env.js';
+
+/** The embedded simulator, ready for reset({ task, seed, perturbation }). */
+export function createEnv(): Promise<TabletopEnv> {
+  return TabletopEnv.create();
+}
