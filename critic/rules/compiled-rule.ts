@@ -1,0 +1,88 @@
+// One compiled rule: guards, condition, dwell, cooldown and a fixed proposal object. `step` is the
+// per-step hot path: it evaluates closures over feature slots and updates two counters.
+import type { Proposal } from './proposal.js';
+import { FALSE, UNKNOWN, type CompiledCondition, type CondFn } from './truth.js';
+
+/** What a rule did on a step (`TemporalCritic.result.status[i]`). */
+export const RULE_INACTIVE = 0; // a guard is false: temporal state was reset
+export const RULE_CLEAR = 1; // active, condition false
+export const RULE_HOLDING = 2; // condition true, dwell not yet reached
+export const RULE_FIRED = 3; // proposed this step
+export const RULE_COOLDOWN = 4; // would have fired, but is cooling down
+export const RULE_UNKNOWN = 5; // a guard or the condition read NaN: reported, never fired
+export type RuleStatus = 0 | 1 | 2 | 3 | 4 | 5;
+
+export const RULE_STATUS_NAMES = ['inactive', 'clear', 'holding', 'fired', 'cooldown', 'unknown'] as const;
+
+export class CompiledRule {
+  /** Margin of the condition on the last step (NaN when inactive or unknown); see truth.ts. */
+  margin = Number.NaN;
+  private dwellCount = 0;
+  private cooldownLeft = 0;
+  private active = false;
+  private readonly guardFns: readonly CondFn[];
+  private readonly whenFn: CondFn;
+  private readonly resets: readonly (() => void)[];
+
+  constructor(
+    readonly index: number,
+    readonly id: string,
+    readonly proposal: Proposal,
+    readonly dwell: number,
+    readonly cooldown: number,
+    guards: readonly CompiledCondition[],
+    when: CompiledCondition,
+    private readonly reg: Float64Array,
+  ) {
+    this.guardFns = guards.map((g) => g.fn);
+    this.whenFn = when.fn;
+    this.resets = when.resets;
+  }
+
+  /** Evaluates the rule on one frame's values. */
+  step(v: Float64Array): RuleStatus {
+    const cooling = this.cooldownLeft > 0;
+    if (cooling) this.cooldownLeft--;
+    // Every guard is evaluated (a temporal guard must advance); a definite FALSE deactivates even
+    // if another guard is unknown.
+    let guard = 1;
+    for (let k = 0; k < this.guardFns.length; k++) {
+      const s = this.guardFns[k]!(v);
+      if (s === FALSE) guard = FALSE;
+      else if (s === UNKNOWN && guard !== FALSE) guard = UNKNOWN;
+    }
+    if (guard !== 1) {
+      this.deactivate();
+      return guard === FALSE ? RULE_INACTIVE : RULE_UNKNOWN;
+    }
+    this.active = true;
+    const s = this.whenFn(v);
+    this.margin = this.reg[0]!;
+    if (s !== 1) {
+      this.dwellCount = 0; // an unknown step breaks the run of consecutive holds, like a false one
+      return s === FALSE ? RULE_CLEAR : RULE_UNKNOWN;
+    }
+    this.dwellCount++;
+    if (this.dwellCount < this.dwell) return RULE_HOLDING;
+    if (cooling) return RULE_COOLDOWN;
+    this.dwellCount = 0;
+    this.cooldownLeft = this.cooldown;
+    return RULE_FIRED;
+  }
+
+  /** Start of an episode. */
+  reset(): void {
+    this.active = true; // force the resets to run
+    this.deactivate();
+    this.cooldownLeft = 0;
+  }
+
+  /** A false guard: temporal windows and dwell start over (cooldown does not: it rate-limits). */
+  private deactivate(): void {
+    this.margin = Number.NaN;
+    this.dwellCount = 0;
+    if (!this.active) return;
+    this.active = false;
+    for (let k = 0; k < this.resets.length; k++) this.resets[k]!();
+  }
+}

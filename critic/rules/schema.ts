@@ -1,0 +1,73 @@
+// The rule language as data: zod schemas for conditions and rules. A rule file is JSON; nothing in
+// it is ever evaluated as source text. `compile.ts` turns a parsed file into closures.
+import { z } from 'zod';
+
+/** Windows are preallocated ring buffers; this cap keeps a typo from allocating gigabytes. */
+export const MAX_WINDOW = 10_000;
+
+export const COMPARISON_OPS = ['lt', 'le', 'gt', 'ge', 'eq', 'ne'] as const;
+export type ComparisonOp = (typeof COMPARISON_OPS)[number];
+
+export type Condition =
+  /** feature (op) value; eq/ne are exact, meant for booleans (0/1) and counters. */
+  | { readonly op: ComparisonOp; readonly feature: string; readonly value: number }
+  /** max − min of the feature over the last `window` steps is below `eps`. */
+  | { readonly op: 'stagnant'; readonly feature: string; readonly window: number; readonly eps: number }
+  /** Net change over the last `window` steps exceeds `by` (rising: up; falling: down). */
+  | { readonly op: 'rising' | 'falling'; readonly feature: string; readonly window: number; readonly by?: number }
+  /** The sub-condition held at every (always) / at least one (eventually) of the last `window` steps. */
+  | { readonly op: 'always' | 'eventually'; readonly window: number; readonly cond: Condition }
+  | { readonly op: 'and' | 'or'; readonly args: readonly Condition[] }
+  | { readonly op: 'not'; readonly arg: Condition };
+
+const featureName = z.string().min(1);
+const window = z.number().int().min(1).max(MAX_WINDOW);
+
+export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
+  z.discriminatedUnion('op', [
+    z.strictObject({ op: z.enum(COMPARISON_OPS), feature: featureName, value: z.number() }),
+    z.strictObject({ op: z.literal('stagnant'), feature: featureName, window: window.min(2), eps: z.number().min(0) }),
+    z.strictObject({ op: z.enum(['rising', 'falling']), feature: featureName, window, by: z.number().min(0).optional() }),
+    z.strictObject({ op: z.enum(['always', 'eventually']), window, cond: ConditionSchema }),
+    z.strictObject({ op: z.enum(['and', 'or']), args: z.array(ConditionSchema).min(1) }),
+    z.strictObject({ op: z.literal('not'), arg: ConditionSchema }),
+  ]),
+);
+
+const priority = z.number().finite().default(0);
+
+export const ProposalSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('recovery'), recovery: z.string().min(1), priority }),
+  z.strictObject({ action: z.literal('hold'), priority }),
+  z.strictObject({ action: z.literal('abort'), priority }),
+  /** Scale the policy's motion by `scale` ∈ [0, 1] this step (e.g. slow down near contact). */
+  z.strictObject({ action: z.literal('clamp'), scale: z.number().min(0).max(1), priority }),
+]);
+export type ProposalSpec = z.infer<typeof ProposalSchema>;
+
+export const RuleSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'rule id: letters, digits and _ . : - only'),
+  description: z.string().optional(),
+  /** All must hold for the rule to be active; a guard that is false resets the rule's temporal state. */
+  guards: z.array(ConditionSchema).default([]),
+  when: ConditionSchema,
+  /** Consecutive steps the condition must hold before the rule fires. */
+  dwell: z.number().int().min(1).max(MAX_WINDOW).default(1),
+  /** Steps after firing during which the rule does not fire again. */
+  cooldown: z.number().int().min(0).max(1_000_000).default(0),
+  propose: ProposalSchema,
+  /** Safety rules outrank all others in the governor. */
+  safety: z.boolean().default(false),
+  /** Ids of the evidence (episodes, clusters, diagnoses) this rule was derived from. */
+  evidence: z.array(z.string()).default([]),
+});
+export type RuleSpec = z.infer<typeof RuleSchema>;
+
+export const RuleFileSchema = z.strictObject({
+  version: z.literal(1).default(1),
+  rules: z.array(RuleSchema),
+});
+export type RuleFile = z.infer<typeof RuleFileSchema>;
+/** What a rule file may look like before defaults are applied (for writing one in code). */
+export type RuleFileInput = z.input<typeof RuleFileSchema>;
+export type RuleInput = z.input<typeof RuleSchema>;
