@@ -1,0 +1,70 @@
+// What one recorded episode holds. Episodes are MCAP files (see episode-writer.ts) that open in
+// Foxglove and that the evolution loop replays; this is their in-memory form.
+
+export type ActionSource = 'policy' | 'recovery' | 'hold';
+
+export interface EpisodeHeader {
+  readonly episodeId: string;
+  readonly task: string;
+  readonly suite: string;
+  readonly seed: number;
+  readonly resetDigest: string;
+  readonly instruction: string;
+  readonly controlHz: number;
+  /** The perturbation file's contents, or null for nominal scenes. */
+  readonly perturbation: unknown;
+  readonly policy: string;
+  readonly critic: string;
+  /** Names of the values in each step's `features`, in order. */
+  readonly featureNames: readonly string[];
+  readonly objectNames: readonly string[];
+}
+
+export interface CriticProposal {
+  readonly ruleId: string;
+  /** A recovery id, `hold` or `abort`. */
+  readonly proposal: string;
+  readonly priority: number;
+  readonly safety: boolean;
+}
+
+export interface GovernorDecision {
+  /** execute | clamp | recover | hold | abort | reenter */
+  readonly kind: string;
+  readonly recovery?: string;
+  readonly reason?: string;
+}
+
+export interface StepRecord {
+  readonly step: number;
+  readonly state: ArrayLike<number>;
+  readonly objects: ArrayLike<number>;
+  /** The action the policy proposed for this step, or null when it was not asked (a recovery acted). */
+  readonly policyAction: ArrayLike<number> | null;
+  /** What the environment received, after the governor and the safety envelope. */
+  readonly action: ArrayLike<number>;
+  readonly source: ActionSource;
+  readonly reward: number;
+  readonly milestones: readonly string[];
+  readonly features?: ArrayLike<number>;
+  readonly proposals?: readonly CriticProposal[];
+  readonly decision?: GovernorDecision;
+}
+
+export interface EpisodeSummary {
+  readonly success: boolean;
+  readonly steps: number;
+  readonly milestones: readonly string[];
+  /** Set when the episode ended through no fault of the policy (a crashed server, a simulator error). */
+  readonly infraFailure: string | null;
+  readonly policyActions: number;
+  readonly recoveryActions: number;
+  readonly wallMs: number;
+}
+
+export interface EpisodeRecord {
+  readonly header: EpisodeHeader;
+  readonly steps: StepRecord[];
+  /** null when the episode was cut off before it ended (the file is then a `.partial`). */
+  readonly summary: EpisodeSummary | null;
+}
