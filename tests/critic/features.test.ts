@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { FrameBuilder } from '../../critic/features/builder.js';
+import { FeatureFrame } from '../../critic/features/frame.js';
+import { FEATURES, PRIVILEGED_KEYS, featureIndex } from '../../critic/features/registry.js';
+import { relativeRotationAngle } from '../../critic/features/rotation.js';
+
+const state = (x: number, y: number, z: number, q = 0.04, rot: [number, number, number] = [0, 0, 0]) => [x, y, z, ...rot, q, -q];
+const act = (dx: number, dy: number, dz: number, g = -1) => [dx, dy, dz, 0, 0, 0, g];
+
+describe('feature registry', () => {
+  it('has unique names, a unit, a source and a meaning for each; no success flag', () => {
+    const names = FEATURES.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const f of FEATURES) {
+      expect(f.name.startsWith(`${f.source}.`)).toBe(true);
+      expect(f.unit).not.toBe('');
+      expect(f.meaning.length).toBeGreaterThan(10);
+    }
+    expect(names.some((n) => /success/.test(n))).toBe(false);
+  });
+
+  it('names the point features tools need', () => {
+    for (const p of ['object', 'target', 'handle']) for (const a of 'xyz') expect(featureIndex(`privileged.${p}_${a}`)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('frames start all-NaN; by-name access throws on an unknown name', () => {
+    const f = new FeatureFrame();
+    expect(f.values.length).toBe(FEATURES.length);
+    expect(f.values.every((x) => Number.isNaN(x))).toBe(true);
+    expect(() => f.get('robot.nope')).toThrow('unknown feature "robot.nope"');
+  });
+});
+
+describe('FrameBuilder', () => {
+  it('copies the robot state and the proposed action, and flags non-finite actions', () => {
+    const b = new FrameBuilder({ privileged: false });
+    const f = b.fill(state(0.1, 0.2, 0.3, 0.02), [0.2, 0, 0, 0, 0, 0.4, 1], null, false);
+    expect(f.get('robot.eef_y')).toBeCloseTo(0.2);
+    expect(f.get('robot.gripper_q1')).toBeCloseTo(-0.02);
+    expect(f.get('derived.gripper_width')).toBeCloseTo(0.04);
+    expect(f.get('command.trans_m')).toBeCloseTo(0.01);
+    expect(f.get('command.rot_rad')).toBeCloseTo(0.2);
+    expect(f.get('command.gripper_close')).toBe(1);
+    expect(f.get('command.finite')).toBe(1);
+    expect(f.get('command.direction_cosine')).toBeNaN(); // no previous step
+    expect(b.fill(state(0.1, 0.2, 0.3), [NaN, 0, 0, 0, 0, 0, 1], null, false).get('command.finite')).toBe(0);
+  });
+
+  it('compares the committed command with the realized motion: cosine, ratio, stall', () => {
+    const b = new FrameBuilder({ privileged: false });
+    b.fill(state(0, 0, 0.2), act(1, 0, 0), null, false);
+    b.commit(act(0.5, 0, 0)); // the envelope halved it: 0.025 m along +x
+    let f = b.fill(state(0.02, 0, 0.2), act(1, 0, 0), null, false);
+    expect(f.get('command.prev_trans_m')).toBeCloseTo(0.025);
+    expect(f.get('command.realized_m')).toBeCloseTo(0.02);
+    expect(f.get('command.direction_cosine')).toBeCloseTo(1);
+    expect(f.get('command.realized_ratio')).toBeCloseTo(0.8);
+    expect(f.get('command.stalled')).toBe(0);
+    // Without a commit the proposal counts as executed: 0.05 m along +x, but the arm went −y a bit.
+    f = b.fill(state(0.02, -0.002, 0.2), act(1, 0, 0), null, false);
+    expect(f.get('command.direction_cosine')).toBeCloseTo(0);
+    expect(f.get('command.stalled')).toBe(1);
+    f = b.fill(state(0.02, -0.002, 0.2), act(0, 0, 0), null, false);
+    expect(f.get('command.stalled')).toBe(1);
+    expect(f.get('command.stalled_steps')).toBe(2);
+    expect(f.get('command.direction_cosine')).toBe(0); // commanded, nothing moved: orthogonal
+    f = b.fill(state(0.02, -0.002, 0.2), act(0, 0, 0), null, false);
+    expect(f.get('command.stalled')).toBe(0); // nothing was commanded
+    expect(f.get('command.direction_cosine')).toBeNaN();
+  });
+
+  it('counts gripper flips and motion reversals over the window', () => {
+    const b = new FrameBuilder({ privileged: false, window: 4 });
+    const gs = [-1, 1, -1, 1, 1, 1, 1, 1];
+    const flips: number[] = [];
+    gs.forEach((g, i) => flips.push(b.fill(state(0, 0, 0.2), act(i % 2 ? 0.5 : -0.5, 0, 0, g), null, false).get('derived.gripper_flips')));
+    // Flip of the executed command at step t−1 shows at step t; the window holds 4 steps.
+    expect(flips).toEqual([0, 0, 1, 2, 3, 3, 2, 1]);
+    expect(b.frame.get('derived.motion_reversals')).toBe(4);
+  });
+
+  it('derives speed, net motion over the window, and gripper closing / closed / closed on nothing', () => {
+    const b = new FrameBuilder({ privileged: false, window: 2, controlHz: 20 });
+    b.fill(state(0, 0, 0.1, 0.03), act(0, 0, 1, 1), null, false);
+    let f = b.fill(state(0, 0, 0.11, 0.02), act(0, 0, 1, 1), null, false);
+    expect(f.get('derived.eef_speed')).toBeCloseTo(0.2);
+    expect(f.get('derived.eef_vz')).toBeCloseTo(0.2);
+    expect(f.get('derived.net_motion')).toBeNaN(); // window not yet covered
+    expect(f.get('derived.gripper_closing')).toBe(1);
+    f = b.fill(state(0, 0, 0.13, 0.001), act(0, 0, 1, 1), null, false);
+    expect(f.get('derived.net_motion')).toBeCloseTo(0.03);
+    f = b.fill(state(0, 0, 0.13, 0.001), act(0, 0, 1, 1), null, false);
+    expect(f.get('derived.gripper_closed')).toBe(1);
+    expect(f.get('derived.gripper_closed_empty')).toBe(1);
+    expect(f.get('derived.gripper_closing')).toBe(0);
+  });
+
+  it('angular speed goes through quaternions (no jump across ±π)', () => {
+    expect(relativeRotationAngle(0, 0, 0, 0, 0, 0.1)).toBeCloseTo(0.1);
+    expect(relativeRotationAngle(0, 0, Math.PI - 0.01, 0, 0, -(Math.PI - 0.01))).toBeCloseTo(0.02, 6);
+  });
+
+  it('counts episode steps, recoveries and steps since a recovery', () => {
+    const b = new FrameBuilder({ privileged: false });
+    const rec = [false, false, true, true, false, false, true, false];
+    const rows = rec.map((r) => {
+      const f = b.fill(state(0, 0, 0.2), act(0, 0, 0), null, r);
+      return ['step', 'in_recovery', 'recovery_steps', 'recoveries', 'steps_since_recovery', 'policy_steps'].map((n) => f.get(`episode.${n}`));
+    });
+    expect(rows).toEqual([
+      [0, 0, 0, 0, 0, 0],
+      [1, 0, 0, 0, 1, 1],
+      [2, 1, 0, 1, 0, 2],
+      [3, 1, 1, 1, 0, 2],
+      [4, 0, 0, 1, 0, 2],
+      [5, 0, 0, 1, 1, 3],
+      [6, 1, 0, 2, 0, 4],
+      [7, 0, 0, 2, 0, 4],
+    ]);
+    b.reset();
+    expect(b.fill(state(0, 0, 0.2), act(0, 0, 0), null, false).get('episode.step')).toBe(0);
+  });
+
+  it('privileged features: copied when authorized (booleans as 0/1, unknown keys ignored, missing NaN), NaN otherwise', () => {
+    const env = { grasped: true, object_height: 0.07, success: true, bogus: 3, object_x: 0.5 };
+    const on = new FrameBuilder({ privileged: true }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
+    expect(on.get('privileged.grasped')).toBe(1);
+    expect(on.get('privileged.object_height')).toBeCloseTo(0.07);
+    expect(on.get('privileged.object_x')).toBeCloseTo(0.5);
+    expect(on.get('privileged.contact_force')).toBeNaN();
+    expect(featureIndex('privileged.success')).toBe(-1);
+    const off = new FrameBuilder({ privileged: false }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
+    for (const [k] of PRIVILEGED_KEYS) expect(off.get(`privileged.${k}`)).toBeNaN();
+  });
+});
