@@ -79,6 +79,8 @@ export interface Env {
   spec(): EnvSpec;
   reset(options: ResetOptions): Promise<ResetResult>;
   step(action: ArrayLike<number>): Promise<StepResult>;
+  /** The latest observation (the one the last reset or step returned), without stepping. */
+  observe(): Observation;
   features(): FeatureFrame;
   close(): Promise<void>;
 }

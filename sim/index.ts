@@ -17,7 +17,6 @@ export { ScriptedExpert } from './expert/expert.js';
 export { evaluateExpert, runExpertEpisode, type ExpertEpisode, type ExpertSummary } from './expert/run.js';
 export { benchSim, type SimBenchOptions, type SimBenchResult } from './bench.js';
 
-import type { Env } from './env.js';
 import { TabletopEnv } from './tabletop/env.js';
 
 /** The embedded simulator, ready for reset({ task, seed, perturbation }). */

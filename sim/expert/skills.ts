@@ -217,7 +217,7 @@ function pressPhases(world: World, button: string): Phase[] {
       name: 'above_button',
       budget: 60,
       target: (ctx, t) => Object.assign(t, { x: body(ctx, f.body, 0), y: body(ctx, f.body, 1), z: 0.12, yaw: 0, grip: 1, speed: 0.8 }),
-      done: (ctx, t) => handDistance(world, t).planar < 0.006 && world.fingerOpening() < 0.004,
+      done: (_ctx, t) => handDistance(world, t).planar < 0.006 && world.fingerOpening() < 0.004,
     },
     {
       name: 'push_down',

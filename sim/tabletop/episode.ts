@@ -49,7 +49,14 @@ export class Episode {
     const xml = sceneXml(plan.scene);
     const model: MjModel = compileModel(mj, xml);
     const data: MjData = new mj.MjData(model);
-    this.world = new World(mj, model, data, plan.scene);
+    try {
+      this.world = new World(mj, model, data, plan.scene);
+    } catch (err) {
+      // Free the WebAssembly memory of a scene we cannot use.
+      data.delete();
+      model.delete();
+      throw err;
+    }
     const task = plan.task;
     this.maxSteps = SUITE_MAX_STEPS[task.suite];
     this.objectNames = [...task.movables.map((m) => m.name), ...task.fixtures.map((f) => f.name)];

@@ -4,6 +4,7 @@
 import type { FeatureFrame } from '../env.js';
 import { BUTTON } from '../scene/button.js';
 import { CABINET } from '../scene/cabinet.js';
+import { GRIPPER } from '../scene/gripper.js';
 import { UP_HEIGHT, dropPoint, resolvePlace, type Place } from '../tasks/regions.js';
 import type { Stage } from '../tasks/types.js';
 import type { FixtureRef, MovableRef, World } from './world.js';
@@ -63,9 +64,9 @@ export class FeatureWriter {
     for (let i = 0; i < 3; i++) v[IDX.eef_x + i] = w.xpos[3 * g + i]!;
     v[IDX.eef_speed] = Math.hypot(w.qvel[w.gripperQvelAdr]!, w.qvel[w.gripperQvelAdr + 1]!, w.qvel[w.gripperQvelAdr + 2]!);
     v[IDX.finger_opening] = w.fingerOpening();
-    v[IDX.gripper_command] = 1 - (2 * w.ctrl[0]!) / 0.04;
+    v[IDX.gripper_command] = 1 - (2 * w.ctrl[0]!) / GRIPPER.maxOpening;
     let anyGrasp = 0;
-    for (const m of w.movables.values()) if (w.grasped(m)) anyGrasp = 1;
+    for (let i = 0; i < w.movableList.length; i++) if (w.grasped(w.movableList[i]!)) anyGrasp = 1;
     v[IDX.any_grasped] = anyGrasp;
     this.writeSubject(this.stages[Math.min(s.stage, this.stages.length - 1)]!, v);
     v[IDX.drawer_opening] = this.cabinet ? w.jointTravel(this.cabinet) : NaN;

@@ -43,6 +43,8 @@ export class World {
   readonly gripperQvelAdr: number;
   readonly fingerAdr: readonly [number, number];
   readonly movables = new Map<string, MovableRef>();
+  /** The same movables as a list, for per-step loops that should not allocate an iterator. */
+  readonly movableList: MovableRef[] = [];
   readonly fixtures = new Map<string, FixtureRef>();
   /** Buttons that have been pressed this episode (a latch: the spring lifts the cap again). */
   readonly latchedButtons = new Set<string>();
@@ -59,6 +61,7 @@ export class World {
     this.fingerAdr = [this.jointQpos(GRIPPER_NAMES.fingers[0]), this.jointQpos(GRIPPER_NAMES.fingers[1])];
     this.refresh();
     for (const m of scene.movables) this.movables.set(m.name, this.movableRef(m));
+    this.movableList.push(...this.movables.values());
     for (const f of scene.fixtures) this.fixtures.set(f.name, this.fixtureRef(f));
   }
 

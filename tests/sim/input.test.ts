@@ -59,5 +59,6 @@ describe('bad input is a clear error, never a crash inside WebAssembly', () => {
     expect(r.obs.prompt).toBe(spec.instruction);
     expect(spec.maxSteps).toBe(280);
     expect(env.features().values.length).toBe(spec.features.length);
+    expect(env.observe()).toBe(r.obs);
   });
 });
