@@ -11,7 +11,7 @@
 // action is taken as executed (right for a shadow replay of an ungoverned run).
 import { ACTION_DIM, GRIPPER_INDEX, ROT_SCALE_RAD, STATE_DIM, TRANS_SCALE_M } from '../action.js';
 import { FeatureFrame } from './frame.js';
-import { FEATURES, PRIVILEGED_PREFIX } from './registry.js';
+import { PrivilegedReader, type PrivilegedAliases, type PrivilegedInput } from './privileged.js';
 import { relativeRotationAngle } from './rotation.js';
 import { FrameSlots } from './slots.js';
 
@@ -32,6 +32,8 @@ export interface FrameBuilderOptions {
   readonly gripperSettleM?: number;
   /** A settled, closed gripper narrower than this closed on nothing (default 0.003 m). */
   readonly emptyWidthM?: number;
+  /** Env feature names → registry names (without `privileged.`), e.g. TABLETOP_PRIVILEGED_ALIASES. */
+  readonly privilegedAliases?: PrivilegedAliases;
 }
 
 /** Below this a commanded translation has no direction worth comparing (m). */
@@ -40,9 +42,8 @@ const MIN_DIRECTION_M = 1e-4;
 export class FrameBuilder {
   readonly frame = new FeatureFrame();
   private readonly s = new FrameSlots();
-  private readonly o: Required<FrameBuilderOptions>;
-  private readonly privilegedKeys: readonly string[];
-  private readonly privilegedSlots: Int32Array;
+  private readonly o: Required<Omit<FrameBuilderOptions, 'privilegedAliases'>>;
+  private readonly privileged: PrivilegedReader;
 
   private readonly prevState = new Float64Array(STATE_DIM);
   private readonly executed = new Float64Array(ACTION_DIM);
@@ -80,9 +81,7 @@ export class FrameBuilder {
       gripperSettleM: options.gripperSettleM ?? 2e-4,
       emptyWidthM: options.emptyWidthM ?? 0.003,
     };
-    const priv = FEATURES.filter((f) => f.source === 'privileged');
-    this.privilegedKeys = priv.map((f) => f.name.slice(PRIVILEGED_PREFIX.length));
-    this.privilegedSlots = Int32Array.from(priv.map((f) => FeatureFrame.index(f.name)));
+    this.privileged = new PrivilegedReader(options.privilegedAliases);
     this.flips = new Uint8Array(this.o.window);
     this.reversals = new Uint8Array(this.o.window);
     // window + 1 positions: the oldest is exactly `window` steps before the newest.
@@ -108,10 +107,11 @@ export class FrameBuilder {
 
   /**
    * Fills and returns `this.frame` for this step. `state` is the 8-D robot state, `action` the
-   * proposed 7-D a_t, `env` what the env's `features()` returned (ignored unless authorized; unknown
-   * keys ignored, missing keys NaN), `inRecovery` whether a recovery program drives this step.
+   * proposed 7-D a_t, `env` what the env's `features()` returned — a record or a names/values frame
+   * (ignored unless authorized; unknown keys ignored, missing keys NaN) — and `inRecovery` whether a
+   * recovery program drives this step.
    */
-  fill(state: ArrayLike<number>, action: ArrayLike<number>, env: Readonly<Record<string, number | boolean>> | null | undefined, inRecovery: boolean): FeatureFrame {
+  fill(state: ArrayLike<number>, action: ArrayLike<number>, env: PrivilegedInput | null | undefined, inRecovery: boolean): FeatureFrame {
     const v = this.frame.values;
     for (let i = 0; i < STATE_DIM; i++) v[this.s.state[i]!] = state[i]!;
     this.fillCommand(v, action);
@@ -277,16 +277,8 @@ export class FrameBuilder {
     this.wasInRecovery = inRecovery;
   }
 
-  private fillPrivileged(v: Float64Array, env: Readonly<Record<string, number | boolean>> | null | undefined): void {
-    const slots = this.privilegedSlots;
-    if (!this.o.privileged || !env) {
-      for (let i = 0; i < slots.length; i++) v[slots[i]!] = Number.NaN;
-      return;
-    }
-    const keys = this.privilegedKeys;
-    for (let i = 0; i < slots.length; i++) {
-      const x = env[keys[i]!];
-      v[slots[i]!] = typeof x === 'number' ? x : typeof x === 'boolean' ? (x ? 1 : 0) : Number.NaN;
-    }
+  private fillPrivileged(v: Float64Array, env: PrivilegedInput | null | undefined): void {
+    if (this.o.privileged && env) this.privileged.read(v, env);
+    else this.privileged.clear(v);
   }
 }

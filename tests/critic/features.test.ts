@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameBuilder } from '../../critic/features/builder.js';
+import { TABLETOP_PRIVILEGED_ALIASES } from '../../critic/features/aliases.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
 import { FEATURES, PRIVILEGED_KEYS, featureIndex } from '../../critic/features/registry.js';
 import { relativeRotationAngle } from '../../critic/features/rotation.js';
@@ -131,5 +132,21 @@ describe('FrameBuilder', () => {
     expect(featureIndex('privileged.success')).toBe(-1);
     const off = new FrameBuilder({ privileged: false }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
     for (const [k] of PRIVILEGED_KEYS) expect(off.get(`privileged.${k}`)).toBeNaN();
+  });
+
+  it('privileged features from a names/values frame, renamed by aliases; success never maps', () => {
+    const names = ['subject_x', 'eef_subject_dist', 'grasped', 'success', 'goal_progress', 'finger_opening'];
+    const env = { names, values: Float64Array.of(0.3, 0.02, 1, 1, 0.9, 0.05) };
+    const b = new FrameBuilder({ privileged: true, privilegedAliases: TABLETOP_PRIVILEGED_ALIASES });
+    let f = b.fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
+    expect(f.get('privileged.object_x')).toBeCloseTo(0.3);
+    expect(f.get('privileged.object_eef_dist')).toBeCloseTo(0.02);
+    expect(f.get('privileged.grasped')).toBe(1);
+    expect(f.get('privileged.finger_gap')).toBeCloseTo(0.05);
+    expect(f.get('privileged.object_y')).toBeNaN();
+    env.values[2] = 0;
+    f = b.fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
+    expect(f.get('privileged.grasped')).toBe(0);
+    expect(() => new FrameBuilder({ privileged: true, privilegedAliases: { success: 'success' } })).toThrow(/unknown privileged feature "success"/);
   });
 });

@@ -1,0 +1,19 @@
+// The critic's public API. See critic/README.md for how the control loop uses it, step by step.
+export * from './action.js';
+export { CriticLoadError, formatPath, type JsonPath } from './errors.js';
+export { FEATURES, PRIVILEGED_KEYS, featureIndex, featureSpec, isFeature, isPrivileged, type FeatureKind, type FeatureSource, type FeatureSpec } from './features/registry.js';
+export { FeatureFrame, UnknownFeatureError } from './features/frame.js';
+export { FrameBuilder, type FrameBuilderOptions } from './features/builder.js';
+export { ConditionSchema, RuleFileSchema, RuleSchema, type Condition, type RuleFile, type RuleFileInput, type RuleInput, type RuleSpec } from './rules/schema.js';
+export { RuleSet, compileRules, loadRules, loadRulesFile, loadRulesText, type RuleLoadOptions } from './rules/compile.js';
+export { RULE_CLEAR, RULE_COOLDOWN, RULE_FIRED, RULE_HOLDING, RULE_INACTIVE, RULE_STATUS_NAMES, RULE_UNKNOWN, type RuleStatus } from './rules/compiled-rule.js';
+export type { Proposal, ProposalAction } from './rules/proposal.js';
+export { FALSE, TRUE, UNKNOWN, type Truth } from './rules/truth.js';
+export { TemporalCritic, type CriticResult } from './temporal-critic.js';
+export { DEFAULT_DURING_RECOVERY, Governor, outranks, type Decision, type DecisionKind, type DuringRecoveryPolicy, type GovernorOptions, type Proposals } from './governor.js';
+export * from './envelope.js';
+export { ProgramSchema, RecoveryFileSchema, type Fallback, type Program, type RecoveryFile, type RecoveryFileInput, type ToolStep } from './recovery/schema.js';
+export { RecoveryLibrary, compileRecoveries, loadRecoveries, loadRecoveriesFile, loadRecoveriesText, type CompiledProgram, type RecoveryLoadOptions } from './recovery/compile.js';
+export { RECOVERY_ABORT, RECOVERY_ACTING, RECOVERY_REENTER, RecoveryExecutor, type RecoveryOutcome, type RecoveryTick } from './recovery/executor.js';
+export { ToolRegistry, parseParams, type BoundTool, type Tool, type ToolDef, type ToolPrepareContext } from './recovery/tool.js';
+export { defaultTools } from './recovery/tools.js';
