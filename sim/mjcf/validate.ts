@@ -49,7 +49,7 @@ const NAMESPACE: Record<string, string> = {
 };
 const REFERENCES: Record<string, Record<string, string>> = {
   weld: { body1: 'body', body2: 'body' },
-  joint: { joint1: 'joint', joint2: 'joint' },
+  'equality-joint': { joint1: 'joint', joint2: 'joint' },
   position: { joint: 'joint' },
   contact: { geom1: 'geom', geom2: 'geom', body1: 'body', body2: 'body', subtree1: 'body', subtree2: 'body' },
   exclude: { body1: 'body', body2: 'body' },
@@ -84,9 +84,11 @@ function walk(node: XmlNode, path: string, ctx: Ctx, parent: XmlNode | null): vo
 }
 
 function registerName(node: XmlNode, where: string, ctx: Ctx, parent: XmlNode | null): void {
-  // <joint> inside <equality> is a constraint, not a joint: it has references, not a joint name.
-  const isEqualityJoint = node.tag === 'joint' && parent?.tag === 'equality';
-  const ns = isEqualityJoint ? 'equality' : parent?.tag === 'sensor' ? 'sensor' : NAMESPACE[node.tag];
+  if (parent?.tag === 'default') return; // defaults carry no names and reference nothing
+  // The same tag means different things by context: <joint> in <equality> is a constraint over
+  // joints, <contact> in <sensor> is a sensor over geoms and bodies.
+  const kind = node.tag === 'joint' && parent?.tag === 'equality' ? 'equality-joint' : node.tag;
+  const ns = kind === 'equality-joint' ? 'equality' : parent?.tag === 'sensor' ? 'sensor' : NAMESPACE[node.tag];
   const name = node.attrs.name;
   if (ns !== undefined && typeof name === 'string') {
     const set = ctx.names.get(ns) ?? new Set<string>();
@@ -94,10 +96,7 @@ function registerName(node: XmlNode, where: string, ctx: Ctx, parent: XmlNode | 
     set.add(name);
     ctx.names.set(ns, set);
   }
-  const refKind = isEqualityJoint ? 'joint' : node.tag;
-  const refs = parent?.tag === 'default' ? undefined : REFERENCES[refKind];
-  if (refs === undefined || (node.tag === 'joint' && !isEqualityJoint)) return;
-  for (const [attr, targetNs] of Object.entries(refs)) {
+  for (const [attr, targetNs] of Object.entries(REFERENCES[kind] ?? {})) {
     const v = node.attrs[attr];
     if (v !== undefined) ctx.refs.push({ where, attr, ns: targetNs, target: String(v) });
   }
