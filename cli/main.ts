@@ -6,6 +6,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'run the main job on the embedded default, end to end, with a report',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
+  eval: {
+    summary: 'success rate of a policy on the embedded suite, per task with Wilson intervals',
+    load: async () => (await import('./commands/eval.js')).evalCommand,
+  },
   'serve-policy': {
     summary: 'serve a policy (ONNX) over ZeroMQ',
     load: async () => (await import('./commands/serve-policy.js')).servePolicyCommand,
@@ -17,6 +21,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   sim: {
     summary: 'the embedded MuJoCo tabletop suite: tasks, reset digests, the scripted expert',
     load: async () => (await import('./commands/sim.js')).simCommand,
+  },
+  demos: {
+    summary: 'record scripted-expert demonstrations (nominal scenes) for the embedded base policy',
+    load: async () => (await import('./commands/demos.js')).demosCommand,
   },
 };
 

@@ -1,11 +1,12 @@
 // The `zetta` command as a user runs it: the built bin in a child process (npm test builds first).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../zinfra/package-root.js';
+import { randomMlp, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';
 
 const run = promisify(execFile);
 const BIN = packagePath('bin', 'zetta.js');
@@ -32,7 +33,7 @@ describe('zetta CLI', () => {
     expect(bad.stderr).toContain('unknown command "frobnicate"');
   });
 
-  it.each([['run'], ['serve-policy'], ['bench'], ['bench', 'transport']])('zetta %s --help describes its flags', async (...cmd) => {
+  it.each([['run'], ['eval'], ['serve-policy'], ['bench'], ['bench', 'transport']])('zetta %s --help describes its flags', async (...cmd) => {
     const r = await zetta([...cmd, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^usage: zetta/);
@@ -56,6 +57,31 @@ describe('zetta CLI', () => {
     }
     expect(result.payload_bytes).toBeGreaterThan(2 * 224 * 224 * 3);
     expect(result.ratio_p50).toBeCloseTo((result.ws_p50_us as number) / (result.zmq_p50_us as number), 6);
+  });
+
+  it('zetta eval runs episodes on worker threads and reports per-task success as JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zetta-eval-'));
+    const model = join(dir, 'random.onnx');
+    writeMlpOnnx(model, randomMlp({ inputDim: 8, hidden: [16], horizon: 10, actionDim: 7, seed: 4 }), { inputName: 'observation/state' });
+    const r = await zetta(['eval', '--tasks', 'goal/press_button,goal/lift_red_cube', '--episodes', '2', '--workers', '2', '--policy', `onnx:${model}`, '--out', dir, '--json']);
+    expect(r.code).toBe(0);
+    const report = lastJsonLine(r.stdout) as { tasks: Record<string, { success: number; episodes: number }>; macro_success: number; infra_failures: number; policy_action_share: number };
+    expect(Object.keys(report.tasks)).toEqual(['goal/press_button', 'goal/lift_red_cube']);
+    expect(report.tasks['goal/press_button']!.episodes).toBe(2);
+    expect(report.infra_failures).toBe(0);
+    expect(report.policy_action_share).toBe(1);
+    expect(existsSync(join(dir, 'episodes', 'goal__press_button', '1001.mcap'))).toBe(true);
+  });
+
+  it.each([
+    [['eval', '--suite', 'goal', '--critic', 'default'], /only "none" is available/],
+    [['eval', '--tasks', 'goal/fly'], /goal\/fly/],
+    [['eval', '--suite', 'kitchen'], /--suite must be one of/],
+    [['eval', '--suite', 'goal', '--perturb', 'no-such-perturbation'], /no-such-perturbation/],
+  ])('zetta eval refuses bad input clearly: %j', async (args, message) => {
+    const r = await zetta(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
   });
 
   it('zetta run --json runs the pipeline and writes its report', async () => {

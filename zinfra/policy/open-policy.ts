@@ -3,12 +3,17 @@
 //   zmq://HOST:PORT, tcp://HOST:PORT, ipc://PATH   a Zetta policy server (Node or the Python shim)
 //   openpi-ws://HOST:PORT                          an unmodified openpi serve_policy.py (π0, π0.5)
 //   onnx:FILE, or FILE ending in .onnx             an ONNX model run in this process
+//   embedded                                       the committed base policy, models/embedded-bc.onnx
+import { existsSync } from 'node:fs';
+import { packagePath } from '../package-root.js';
 import { PolicyClient } from './client.js';
 import { OnnxPolicy } from './onnx-policy.js';
 import { OpenpiWebsocketPolicy } from './openpi-ws-policy.js';
 import type { Policy } from './policy.js';
 
-export const POLICY_SPEC_HELP = 'zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE';
+export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE';
+
+export const EMBEDDED_POLICY_PATH = packagePath('models', 'embedded-bc.onnx');
 
 export interface OpenPolicyOptions {
   /** How long to wait for a remote policy to answer its handshake. */
@@ -21,6 +26,10 @@ export class PolicySpecError extends Error {
 
 export async function openPolicy(spec: string, options: OpenPolicyOptions = {}): Promise<Policy> {
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  if (spec === 'embedded') {
+    if (!existsSync(EMBEDDED_POLICY_PATH)) throw new PolicySpecError(`the embedded policy ${EMBEDDED_POLICY_PATH} is missing from this checkout`);
+    return OnnxPolicy.load(EMBEDDED_POLICY_PATH);
+  }
   const scheme = /^([a-z][a-z0-9+-]*):/i.exec(spec)?.[1]?.toLowerCase();
   switch (scheme) {
     case 'zmq':

@@ -1,0 +1,152 @@
+// `zetta eval`: success of a policy on the embedded suite, per task with a Wilson 95% interval.
+import { join, resolve } from 'node:path';
+import { getTask, listTasks, resolvePerturbation, type SuiteName } from '../../sim/index.js';
+import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
+import { POLICY_SPEC_HELP } from '../../zinfra/policy/open-policy.js';
+import { evaluate, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
+import { progress } from '../progress.js';
+
+const SUITES = ['spatial', 'object', 'goal', 'long', 'all'] as const;
+
+const HELP = `usage: zetta eval --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
+                  [--policy SPEC] [--critic none] [--skills none] [--workers K] [--execute-steps k]
+                  [--out DIR] [--no-record] [--json]
+
+Runs a policy on the embedded tabletop suite and reports success per task with a Wilson 95%
+interval. Chunks are executed as the LIBERO reference client does: k actions of each, then the
+policy is asked again. Every episode is recorded as MCAP under DIR/episodes/ for later replay.
+
+  --suite S            ${SUITES.join(' | ')}
+  --tasks a,b          only these tasks (ids as \`zetta sim tasks\` lists them)
+  --perturb FILE|NAME  a perturbation file, or a shipped one (sim/perturbations/NAME.json); default nominal
+  --episodes N         episodes per task (default 50)
+  --seed S             first seed; episode i uses S + i (default 1000, disjoint from training seeds)
+  --policy SPEC        ${POLICY_SPEC_HELP} (default embedded)
+  --critic none        the runtime critic (only none until the critic lands)
+  --skills none        promoted skills (only none until skills land)
+  --workers K          parallel episodes, each worker with its own simulator (default 1)
+  --execute-steps k    actions executed per chunk before replanning (default 5)
+  --out DIR            where episodes and eval.json go (default runs/eval-<timestamp>)
+  --no-record          do not record episodes
+  --json               last line: {"suite", "perturbation", "episodes_per_task", "tasks": {NAME:
+                       {"success", "episodes"}}, "macro_success", "policy_action_share", "infra_failures"}`;
+
+function selectTasks(suite: string | undefined, tasks: string | undefined): string[] {
+  if (tasks) {
+    return tasks.split(',').map((t) => {
+      try {
+        return getTask(t.trim()).id;
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    });
+  }
+  if (!suite) throw new UsageError('--suite S (or --tasks a,b) is required');
+  if (!(SUITES as readonly string[]).includes(suite)) throw new UsageError(`--suite must be one of ${SUITES.join(', ')}, got "${suite}"`);
+  return (suite === 'all' ? listTasks() : listTasks(suite as SuiteName)).map((t) => t.id);
+}
+
+function requireNone(flag: string, value: string | undefined): void {
+  if (value !== undefined && value !== 'none') {
+    throw new UsageError(`--${flag} ${value}: only "none" is available in this version of zetta`);
+  }
+}
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'success rate of a policy on the embedded suite, per task with Wilson intervals',
+  help: HELP,
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      suite: { type: 'string' },
+      tasks: { type: 'string' },
+      perturb: { type: 'string' },
+      episodes: { type: 'string' },
+      seed: { type: 'string' },
+      policy: { type: 'string', default: 'embedded' },
+      critic: { type: 'string' },
+      skills: { type: 'string' },
+      workers: { type: 'string' },
+      'execute-steps': { type: 'string' },
+      out: { type: 'string' },
+      'no-record': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    });
+    if (values.help) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    const tasks = selectTasks(values.suite, values.tasks);
+    requireNone('critic', values.critic);
+    requireNone('skills', values.skills);
+    const perturbation = values.perturb ? loadPerturbationFlag(values.perturb) : undefined;
+    const episodes = intFlag(values.episodes, 'episodes', 50, 1);
+    const out = resolve(values.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+    const bar = progress('eval');
+    let successes = 0;
+    const result = await evaluate(
+      {
+        tasks,
+        episodesPerTask: episodes,
+        firstSeed: intFlag(values.seed, 'seed', 1000, 0),
+        perturbation,
+        policy: values.policy!,
+        executeSteps: intFlag(values['execute-steps'], 'execute-steps', 5, 1),
+        recordDir: values['no-record'] ? undefined : join(out, 'episodes'),
+      },
+      {
+        workers: intFlag(values.workers, 'workers', 1, 1),
+        onEpisode: (o, done, total) => {
+          if (o.success) successes++;
+          bar.update(done, total, `${successes} ok`);
+        },
+      },
+    );
+    bar.done();
+    const report = toReport(values.suite ?? 'custom', values.perturb ?? 'nominal', episodes, result);
+    writeJsonAtomic(join(out, 'eval.json'), { ...report, episodes: result.outcomes });
+    process.stdout.write(`${formatTable(result)}\n`);
+    process.stderr.write(`episodes and eval.json in ${out}\n`);
+    if (values.json) printJsonLine(report);
+    return 0;
+  },
+};
+
+function loadPerturbationFlag(value: string) {
+  try {
+    return resolvePerturbation(value);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function toReport(suite: string, perturbation: string, episodesPerTask: number, r: EvaluationResult) {
+  const tasks: Record<string, { success: number; episodes: number; rate: number; ci95: [number, number]; infra_failures: number }> = {};
+  for (const [name, t] of Object.entries(r.tasks)) {
+    tasks[name] = { success: t.successes, episodes: t.episodes, rate: t.rate, ci95: [t.low, t.high], infra_failures: t.infraFailures };
+  }
+  return {
+    suite,
+    perturbation,
+    episodes_per_task: episodesPerTask,
+    tasks,
+    macro_success: r.macroSuccess,
+    policy_action_share: r.policyActionShare,
+    infra_failures: r.infraFailures,
+    episodes_per_min: r.episodesPerMinute,
+  };
+}
+
+function formatTable(r: EvaluationResult): string {
+  const width = Math.max(...Object.keys(r.tasks).map((k) => k.length), 4);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
+  const rows = Object.entries(r.tasks).map(
+    ([name, t]) => `  ${name.padEnd(width)}  ${`${t.successes}/${t.episodes}`.padStart(7)}  ${pct(t.rate)}  [${pct(t.low)}, ${pct(t.high)}]${t.infraFailures ? `  (${t.infraFailures} infra)` : ''}`,
+  );
+  return [
+    `  ${'task'.padEnd(width)}  ${'success'.padStart(7)}  ${'rate'.padStart(6)}  Wilson 95%`,
+    ...rows,
+    `  macro success ${pct(r.macroSuccess).trim()}; policy action share ${r.policyActionShare.toFixed(2)}; infra failures ${r.infraFailures}; ${r.episodesPerMinute.toFixed(1)} episodes/min`,
+  ].join('\n');
+}

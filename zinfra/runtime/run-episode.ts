@@ -1,0 +1,151 @@
+// One episode of the control loop: observe, take the next action of the current chunk (asking the
+// policy for a fresh chunk when it runs out), step the env, record. Failures that are not the
+// policy's (a lost policy server, a simulator error) end the episode as an infrastructure failure,
+// which never counts as a task failure.
+import type { Env, Observation as EnvObservation } from '../../sim/env.js';
+import { SimPhysicsError } from '../../sim/errors.js';
+import type { Perturbation } from '../../sim/perturbation/schema.js';
+import { PolicyObservationWriter } from '../../sim/policy-io.js';
+import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
+import type { Policy } from '../policy/policy.js';
+import type { Observation } from '../protocol/ndarray.js';
+import type { EpisodeSummary } from '../recording/episode-record.js';
+import { EpisodeWriter } from '../recording/episode-writer.js';
+import { ChunkQueue } from './chunk-queue.js';
+
+export interface EpisodeSpec {
+  readonly task: string;
+  readonly seed: number;
+  readonly perturbation?: Perturbation | undefined;
+}
+
+export interface RunEpisodeOptions {
+  /** k: actions executed from each chunk before the policy is asked again. */
+  readonly executeSteps: number;
+  /** Where to write the episode's MCAP file; nothing is recorded without it. */
+  readonly recordPath?: string | undefined;
+  /** Labels written into the recording's header. */
+  readonly policyLabel: string;
+  readonly criticLabel?: string;
+  /** Turns the env's observation into the policy's; defaults to the embedded suite's encoding. */
+  readonly toPolicyObservation?: (obs: EnvObservation, task: string) => Observation;
+}
+
+export interface EpisodeOutcome {
+  readonly task: string;
+  readonly seed: number;
+  readonly success: boolean;
+  readonly steps: number;
+  readonly milestones: readonly string[];
+  readonly infraFailure: string | null;
+  readonly policyActions: number;
+  readonly recoveryActions: number;
+  readonly policyCalls: number;
+  readonly resetDigest: string;
+  readonly wallMs: number;
+  readonly recordPath: string | null;
+}
+
+export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, options: RunEpisodeOptions): Promise<EpisodeOutcome> {
+  const started = performance.now();
+  const toPolicy = options.toPolicyObservation ?? embeddedObservation();
+  const queue = new ChunkQueue(options.executeSteps);
+  const reset = await env.reset(spec);
+  const envSpec = env.spec();
+  const recorder = options.recordPath
+    ? await EpisodeWriter.create(options.recordPath, {
+        episodeId: `${spec.task}#${spec.seed}`,
+        task: spec.task,
+        suite: envSpec.suite,
+        seed: spec.seed,
+        resetDigest: reset.info.resetDigest,
+        instruction: reset.info.instruction,
+        controlHz: envSpec.controlHz,
+        perturbation: spec.perturbation ?? null,
+        policy: options.policyLabel,
+        critic: options.criticLabel ?? 'none',
+        featureNames: env.features().names,
+        objectNames: envSpec.objects,
+      })
+    : undefined;
+
+  let obs = reset.obs;
+  let steps = 0;
+  let success = false;
+  let milestones: readonly string[] = [];
+  let infraFailure: string | null = null;
+  try {
+    while (steps < envSpec.maxSteps) {
+      if (queue.empty) {
+        const [result] = await policy.infer([toPolicy(obs, spec.task)]);
+        queue.push(result!.actions);
+      }
+      const action = queue.next();
+      const stateBefore = obs.state.slice();
+      const objectsBefore = obs.objects.slice();
+      const result = await env.step(action);
+      recorder?.append({
+        step: steps,
+        state: stateBefore,
+        objects: objectsBefore,
+        policyAction: action.slice(),
+        action: action.slice(),
+        source: 'policy',
+        reward: result.reward,
+        milestones: [...result.info.milestones],
+        features: env.features().values.slice(),
+      });
+      steps++;
+      obs = result.obs;
+      milestones = result.info.milestones;
+      success = result.info.success;
+      if (result.done) break;
+    }
+  } catch (err) {
+    const kind = classifyFailure(err);
+    if (kind === 'bug') {
+      await recorder?.abandon();
+      throw err;
+    }
+    // A policy that emits NaN has failed the task; anything else here is the infrastructure's fault.
+    if (kind === 'infra') infraFailure = `${(err as Error).name}: ${(err as Error).message}`;
+    success = false;
+  }
+  const summary: EpisodeSummary = {
+    success: infraFailure === null && success,
+    steps,
+    milestones: [...milestones],
+    infraFailure,
+    policyActions: steps,
+    recoveryActions: 0,
+    wallMs: performance.now() - started,
+  };
+  await recorder?.close(summary);
+  return {
+    task: spec.task,
+    seed: spec.seed,
+    ...summary,
+    policyCalls: queue.chunks,
+    resetDigest: reset.info.resetDigest,
+    recordPath: options.recordPath ?? null,
+  };
+}
+
+/**
+ * Whose fault an exception in the loop is: `infra` (a lost or overloaded policy server, a simulator
+ * error; never counted as a task failure), `policy` (it emitted non-finite actions: the task failed),
+ * or `bug` (anything else, e.g. a misconfigured observation: rethrown so it is seen and fixed).
+ */
+export function classifyFailure(err: unknown): 'infra' | 'policy' | 'bug' {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'NON_FINITE_ACTIONS') return 'policy';
+  if (err instanceof PolicyUnavailable || err instanceof DeadlineExceeded || err instanceof Overloaded || err instanceof ClientClosed) return 'infra';
+  if (err instanceof RemoteError && err.code !== 'INVALID_OBSERVATION') return 'infra';
+  if (err instanceof SimPhysicsError) return 'infra';
+  return 'bug';
+}
+
+function embeddedObservation(): (obs: EnvObservation, task: string) => Observation {
+  const writer = new PolicyObservationWriter();
+  return (obs, task) => writer.fill(obs, task);
+}
