@@ -9,7 +9,6 @@ import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
 import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
-import { ChunkQueue } from '../../zinfra/runtime/chunk-queue.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
 import { wilson } from '../../zinfra/runtime/success-rate.js';
 
@@ -18,16 +17,17 @@ class ExpertAsPolicy implements Policy {
   calls = 0;
   failAfter = Number.POSITIVE_INFINITY;
   private expert: ScriptedExpert | undefined;
-  private episodeStep = -1;
+  private episode: unknown;
   constructor(private readonly env: TabletopEnv) {}
   async metadata(): Promise<PolicyMetadata> {
     return { policyId: 'expert', modelVersion: '1', actionHorizon: 1, actionDim: 7, observationKeys: [] };
   }
   async infer(batch: readonly Observation[]): Promise<PolicyResult[]> {
     if (++this.calls > this.failAfter) throw new PolicyUnavailable('the policy server went away');
-    const t = this.env.current.t;
-    if (!this.expert || t < this.episodeStep) this.expert = ScriptedExpert.forEpisode(this.env.current);
-    this.episodeStep = t;
+    if (this.env.current !== this.episode) {
+      this.episode = this.env.current; // a new episode object per reset
+      this.expert = ScriptedExpert.forEpisode(this.env.current);
+    }
     return batch.map(() => ({ actions: f32([1, 7], Float32Array.from(this.expert!.act())), policyTiming: {} }));
   }
   async close(): Promise<void> {}
@@ -76,21 +76,6 @@ describe('runEpisode', () => {
     expect(out.infraFailure).toMatch(/PolicyUnavailable/);
     expect(out.success).toBe(false);
     expect(out.steps).toBe(3);
-  });
-});
-
-describe('ChunkQueue', () => {
-  it('executes the first k actions of each chunk and drops the rest', () => {
-    const q = new ChunkQueue(2);
-    expect(q.empty).toBe(true);
-    q.push(f32([3, 2], Float32Array.of(1, 1, 2, 2, 3, 3)));
-    expect(Array.from(q.next())).toEqual([1, 1]);
-    expect(Array.from(q.next())).toEqual([2, 2]);
-    expect(q.empty).toBe(true);
-    expect(() => q.next()).toThrowError(/empty/);
-    q.push(f32([1, 2], Float32Array.of(9, 9)));
-    expect(Array.from(q.next())).toEqual([9, 9]); // a chunk shorter than k is executed whole
-    expect(q.chunks).toBe(2);
   });
 });
 

@@ -11,7 +11,7 @@ import type { Policy } from '../policy/policy.js';
 import type { Observation } from '../protocol/ndarray.js';
 import type { EpisodeSummary } from '../recording/episode-record.js';
 import { EpisodeWriter } from '../recording/episode-writer.js';
-import { ChunkQueue } from './chunk-queue.js';
+import { ActionPipeline, type MergeRule } from './action-pipeline.js';
 
 export interface EpisodeSpec {
   readonly task: string;
@@ -22,6 +22,12 @@ export interface EpisodeSpec {
 export interface RunEpisodeOptions {
   /** k: actions executed from each chunk before the policy is asked again. */
   readonly executeSteps: number;
+  /**
+   * How the loop meets the policy. lockstep (default): the world waits for each chunk, as in
+   * simulation. realtime: the loop ticks at the control rate whatever the policy does, asks for the
+   * next chunk when `prefetchThreshold` actions remain, and holds when none is ready.
+   */
+  readonly timing?: { readonly mode: 'lockstep' } | RealtimeTiming;
   /** Where to write the episode's MCAP file; nothing is recorded without it. */
   readonly recordPath?: string | undefined;
   /** Labels written into the recording's header. */
@@ -29,6 +35,14 @@ export interface RunEpisodeOptions {
   readonly criticLabel?: string;
   /** Turns the env's observation into the policy's; defaults to the embedded suite's encoding. */
   readonly toPolicyObservation?: (obs: EnvObservation, task: string) => Observation;
+}
+
+export interface RealtimeTiming {
+  readonly mode: 'realtime';
+  readonly prefetchThreshold: number;
+  readonly merge: MergeRule;
+  /** A request unanswered this long is abandoned and asked again. */
+  readonly deadlineMs: number;
 }
 
 export interface EpisodeOutcome {
@@ -40,7 +54,12 @@ export interface EpisodeOutcome {
   readonly infraFailure: string | null;
   readonly policyActions: number;
   readonly recoveryActions: number;
+  readonly holdActions: number;
   readonly policyCalls: number;
+  /** Time the loop spent blocked waiting for the policy. */
+  readonly policyWaitMs: number;
+  /** Requests abandoned past their deadline (real time). */
+  readonly lateChunks: number;
   readonly resetDigest: string;
   readonly wallMs: number;
   readonly recordPath: string | null;
@@ -49,9 +68,17 @@ export interface EpisodeOutcome {
 export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, options: RunEpisodeOptions): Promise<EpisodeOutcome> {
   const started = performance.now();
   const toPolicy = options.toPolicyObservation ?? embeddedObservation();
-  const queue = new ChunkQueue(options.executeSteps);
   const reset = await env.reset(spec);
   const envSpec = env.spec();
+  const timing = options.timing ?? { mode: 'lockstep' };
+  const pipeline = new ActionPipeline(
+    async (obs) => (await policy.infer([obs]))[0]!.actions,
+    timing.mode === 'lockstep'
+      ? { actionDim: envSpec.actionDim, executeSteps: options.executeSteps, prefetchThreshold: 0, merge: 'replace', deadlineMs: Infinity, mode: 'lockstep' }
+      : { actionDim: envSpec.actionDim, executeSteps: options.executeSteps, prefetchThreshold: timing.prefetchThreshold, merge: timing.merge, deadlineMs: timing.deadlineMs, mode: 'realtime' },
+  );
+  pipeline.begin();
+  const tick = timing.mode === 'realtime' ? pacer(1000 / envSpec.controlHz) : undefined;
   const recorder = options.recordPath
     ? await EpisodeWriter.create(options.recordPath, {
         episodeId: `${spec.task}#${spec.seed}`,
@@ -74,13 +101,12 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   let success = false;
   let milestones: readonly string[] = [];
   let infraFailure: string | null = null;
+  let holds = 0;
   try {
     while (steps < envSpec.maxSteps) {
-      if (queue.empty) {
-        const [result] = await policy.infer([toPolicy(obs, spec.task)]);
-        queue.push(result!.actions);
-      }
-      const action = queue.next();
+      await tick?.(steps);
+      const { action, source } = await pipeline.next(toPolicy(obs, spec.task), steps);
+      if (source === 'hold') holds++;
       const stateBefore = obs.state.slice();
       const objectsBefore = obs.objects.slice();
       const result = await env.step(action);
@@ -88,9 +114,9 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
         step: steps,
         state: stateBefore,
         objects: objectsBefore,
-        policyAction: action.slice(),
+        policyAction: source === 'hold' ? null : action.slice(),
         action: action.slice(),
-        source: 'policy',
+        source: source === 'hold' ? 'hold' : 'policy',
         reward: result.reward,
         milestones: [...result.info.milestones],
         features: env.features().values.slice(),
@@ -116,7 +142,7 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     steps,
     milestones: [...milestones],
     infraFailure,
-    policyActions: steps,
+    policyActions: steps - holds,
     recoveryActions: 0,
     wallMs: performance.now() - started,
   };
@@ -125,7 +151,10 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     task: spec.task,
     seed: spec.seed,
     ...summary,
-    policyCalls: queue.chunks,
+    holdActions: holds,
+    policyCalls: pipeline.stats.requests,
+    policyWaitMs: pipeline.stats.waitMs,
+    lateChunks: pipeline.stats.lateChunks,
     resetDigest: reset.info.resetDigest,
     recordPath: options.recordPath ?? null,
   };
@@ -143,6 +172,16 @@ export function classifyFailure(err: unknown): 'infra' | 'policy' | 'bug' {
   if (err instanceof RemoteError && err.code !== 'INVALID_OBSERVATION') return 'infra';
   if (err instanceof SimPhysicsError) return 'infra';
   return 'bug';
+}
+
+/** Sleeps until step n's tick of a fixed-rate clock started at the first call (no drift accumulates). */
+function pacer(periodMs: number): (step: number) => Promise<void> {
+  let t0: number | undefined;
+  return async (step) => {
+    t0 ??= performance.now();
+    const wait = t0 + step * periodMs - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+  };
 }
 
 function embeddedObservation(): (obs: EnvObservation, task: string) => Observation {
