@@ -7,6 +7,10 @@ const BENCHES: Record<string, { summary: string; load: () => Promise<Command> }>
     summary: 'policy round trip: ZeroMQ (Node, Python shim) vs an openpi-style WebSocket',
     load: async () => (await import('./bench-transport.js')).benchTransportCommand,
   },
+  infra: {
+    summary: 'decision latency: blocking request per action vs the asynchronous pipeline',
+    load: async () => (await import('./bench-infra.js')).benchInfraCommand,
+  },
   sim: {
     summary: 'embedded simulator: control steps/s and physics steps/s on a pick-and-place scene',
     load: async () => (await import('./sim.js')).benchSimCommand,

@@ -33,6 +33,10 @@ export interface RunEpisodeOptions {
   /** Labels written into the recording's header. */
   readonly policyLabel: string;
   readonly criticLabel?: string;
+  /** Ends the episode after this many steps even if the task allows more. */
+  readonly stepLimit?: number;
+  /** Called with how long each step waited for its action (ms), for latency measurements. */
+  readonly onDecision?: (waitMs: number, source: 'chunk' | 'hold') => void;
   /** Turns the env's observation into the policy's; defaults to the embedded suite's encoding. */
   readonly toPolicyObservation?: (obs: EnvObservation, task: string) => Observation;
 }
@@ -103,9 +107,12 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   let infraFailure: string | null = null;
   let holds = 0;
   try {
-    while (steps < envSpec.maxSteps) {
+    const maxSteps = Math.min(envSpec.maxSteps, options.stepLimit ?? Infinity);
+    while (steps < maxSteps) {
       await tick?.(steps);
+      const asked = performance.now();
       const { action, source } = await pipeline.next(toPolicy(obs, spec.task), steps);
+      options.onDecision?.(performance.now() - asked, source);
       if (source === 'hold') holds++;
       const stateBefore = obs.state.slice();
       const objectsBefore = obs.objects.slice();
