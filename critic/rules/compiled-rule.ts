@@ -1,7 +1,7 @@
 // One compiled rule: guards, condition, dwell, cooldown and a fixed proposal object. `step` is the
 // per-step hot path: it evaluates closures over feature slots and updates two counters.
 import type { Proposal } from './proposal.js';
-import { FALSE, UNKNOWN, type CompiledCondition, type CondFn } from './truth.js';
+import { FALSE, UNKNOWN, compare, type CompiledCondition, type CondFn } from './truth.js';
 
 /** What a rule did on a step (`TemporalCritic.result.status[i]`). */
 export const RULE_INACTIVE = 0; // a guard is false: temporal state was reset
@@ -20,8 +20,17 @@ export class CompiledRule {
   private dwellCount = 0;
   private cooldownLeft = 0;
   private active = false;
-  private readonly guardFns: readonly CondFn[];
+  // Guards as parallel arrays: comparisons inline from data, anything else through its closure.
+  private readonly guardFns: readonly (CondFn | null)[];
+  private readonly guardOps: Int32Array;
+  private readonly guardSlots: Int32Array;
+  private readonly guardTs: Float64Array;
   private readonly whenFn: CondFn;
+  /** The condition is one comparison: evaluated inline (op, slot, threshold), no call. */
+  private readonly whenLeaf: boolean;
+  private readonly whenOp: number;
+  private readonly whenSlot: number;
+  private readonly whenT: number;
   private readonly resets: readonly (() => void)[];
 
   constructor(
@@ -34,8 +43,15 @@ export class CompiledRule {
     when: CompiledCondition,
     private readonly reg: Float64Array,
   ) {
-    this.guardFns = guards.map((g) => g.fn);
+    this.guardFns = guards.map((g) => (g.leaf ? null : g.fn));
+    this.guardOps = Int32Array.from(guards.map((g) => g.leaf?.op ?? 0));
+    this.guardSlots = Int32Array.from(guards.map((g) => g.leaf?.slot ?? 0));
+    this.guardTs = Float64Array.from(guards.map((g) => g.leaf?.t ?? 0));
     this.whenFn = when.fn;
+    this.whenLeaf = when.leaf !== null;
+    this.whenOp = when.leaf?.op ?? 0;
+    this.whenSlot = when.leaf?.slot ?? 0;
+    this.whenT = when.leaf?.t ?? 0;
     this.resets = when.resets;
   }
 
@@ -46,8 +62,10 @@ export class CompiledRule {
     // Every guard is evaluated (a temporal guard must advance); a definite FALSE deactivates even
     // if another guard is unknown.
     let guard = 1;
-    for (let k = 0; k < this.guardFns.length; k++) {
-      const s = this.guardFns[k]!(v);
+    const fns = this.guardFns;
+    for (let k = 0; k < fns.length; k++) {
+      const f = fns[k]!;
+      const s = f === null ? compare(this.guardOps[k]!, v[this.guardSlots[k]!]!, this.guardTs[k]!, this.reg) : f(v);
       if (s === FALSE) guard = FALSE;
       else if (s === UNKNOWN && guard !== FALSE) guard = UNKNOWN;
     }
@@ -56,7 +74,7 @@ export class CompiledRule {
       return guard === FALSE ? RULE_INACTIVE : RULE_UNKNOWN;
     }
     this.active = true;
-    const s = this.whenFn(v);
+    const s = this.whenLeaf ? compare(this.whenOp, v[this.whenSlot]!, this.whenT, this.reg) : this.whenFn(v);
     this.margin = this.reg[0]!;
     if (s !== 1) {
       this.dwellCount = 0; // an unknown step breaks the run of consecutive holds, like a false one

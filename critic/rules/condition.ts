@@ -5,7 +5,23 @@ import { CriticLoadError, type JsonPath } from '../errors.js';
 import { featureIndex, isPrivileged } from '../features/registry.js';
 import type { ComparisonOp, Condition } from './schema.js';
 import { stagnant, trend, windowed } from './temporal.js';
-import { FALSE, TRUE, UNKNOWN, type CompiledCondition, type CondContext, type CondFn } from './truth.js';
+import {
+  FALSE,
+  NEGATED_OP,
+  OP_EQ,
+  OP_GE,
+  OP_GT,
+  OP_LE,
+  OP_LT,
+  OP_NE,
+  TRUE,
+  UNKNOWN,
+  compare,
+  type CompiledCondition,
+  type CondContext,
+  type CondFn,
+  type Leaf,
+} from './truth.js';
 
 /** Slot of a feature a condition or tool reads; throws a CriticLoadError naming `path`. */
 export function resolveFeature(name: string, path: JsonPath, ctx: { readonly privileged: boolean }, file?: string): number {
@@ -19,12 +35,21 @@ export function resolveFeature(name: string, path: JsonPath, ctx: { readonly pri
 
 export function compileCondition(cond: Condition, path: JsonPath, ctx: CondContext, file?: string): CompiledCondition {
   const resets: (() => void)[] = [];
-  const fn = compileNode(cond, path, ctx, resets, file);
-  return { fn, resets };
+  const node = compileNode(cond, path, ctx, resets, file);
+  return { fn: node.fn, leaf: node.leaf, resets };
 }
 
-function compileNode(c: Condition, path: JsonPath, ctx: CondContext, resets: (() => void)[], file?: string): CondFn {
+/** A compiled node: its closure, and its comparison as data when it is one. */
+interface Node {
+  readonly fn: CondFn;
+  readonly leaf: Leaf | null;
+}
+
+const OP_CODES: Record<ComparisonOp, number> = { lt: OP_LT, le: OP_LE, gt: OP_GT, ge: OP_GE, eq: OP_EQ, ne: OP_NE };
+
+function compileNode(c: Condition, path: JsonPath, ctx: CondContext, resets: (() => void)[], file?: string): Node {
   const reg = ctx.reg;
+  const feature = (name: string) => resolveFeature(name, [...path, 'feature'], ctx, file);
   switch (c.op) {
     case 'lt':
     case 'le':
@@ -32,63 +57,64 @@ function compileNode(c: Condition, path: JsonPath, ctx: CondContext, resets: (()
     case 'ge':
     case 'eq':
     case 'ne':
-      return comparison(c.op, resolveFeature(c.feature, [...path, 'feature'], ctx, file), c.value, reg);
+      return leafNode({ op: OP_CODES[c.op], slot: feature(c.feature), t: c.value }, reg);
     case 'stagnant':
-      return track(resets, stagnant(resolveFeature(c.feature, [...path, 'feature'], ctx, file), c.window, c.eps, reg));
+      return track(resets, stagnant(feature(c.feature), c.window, c.eps, reg));
     case 'rising':
-    case 'falling': {
-      const slot = resolveFeature(c.feature, [...path, 'feature'], ctx, file);
-      return track(resets, trend(slot, c.window, c.by ?? 0, c.op === 'rising', reg));
-    }
+    case 'falling':
+      return track(resets, trend(feature(c.feature), c.window, c.by ?? 0, c.op === 'rising', reg));
     case 'always':
     case 'eventually': {
       const sub = compileNode(c.cond, [...path, 'cond'], ctx, resets, file);
-      return track(resets, windowed(sub, c.window, c.op === 'always', reg));
+      return track(resets, windowed(sub.fn, sub.leaf, c.window, c.op === 'always', reg));
     }
     case 'and':
     case 'or': {
       const parts = c.args.map((a, i) => compileNode(a, [...path, 'args', i], ctx, resets, file));
-      return c.op === 'and' ? and(parts, reg) : or(parts, reg);
+      if (parts.length === 1) return parts[0]!;
+      return { fn: c.op === 'and' ? and(parts, reg) : or(parts, reg), leaf: null };
     }
-    case 'not':
-      return not(compileNode(c.arg, [...path, 'arg'], ctx, resets, file), reg);
+    case 'not': {
+      const part = compileNode(c.arg, [...path, 'arg'], ctx, resets, file);
+      // not(x < t) is x >= t, with the margin negated: no node needed at all.
+      if (part.leaf) return leafNode({ ...part.leaf, op: NEGATED_OP[part.leaf.op]! }, reg);
+      return { fn: not(part.fn, reg), leaf: null };
+    }
   }
 }
 
-function track(resets: (() => void)[], node: { fn: CondFn; reset: () => void }): CondFn {
+function leafNode(leaf: Leaf, reg: Float64Array): Node {
+  const { op, slot, t } = leaf;
+  return { fn: (v) => compare(op, v[slot]!, t, reg), leaf };
+}
+
+function track(resets: (() => void)[], node: { fn: CondFn; reset: () => void }): Node {
   resets.push(node.reset);
-  return node.fn;
+  return { fn: node.fn, leaf: null };
 }
 
-/** One closure per operator, so the hot path has no switch; NaN (x !== x) is UNKNOWN. */
-function comparison(op: ComparisonOp, slot: number, t: number, reg: Float64Array): CondFn {
-  const unknown = (): typeof UNKNOWN => {
-    reg[0] = Number.NaN;
-    return UNKNOWN;
+/**
+ * Parts as parallel arrays: leaves are evaluated inline from (op, slot, t), other parts through
+ * their closure (`fns[k]` null for a leaf).
+ */
+function unpack(parts: readonly Node[]) {
+  return {
+    n: parts.length,
+    fns: parts.map((p) => (p.leaf ? null : p.fn)),
+    ops: Int32Array.from(parts.map((p) => p.leaf?.op ?? 0)),
+    slots: Int32Array.from(parts.map((p) => p.leaf?.slot ?? 0)),
+    ts: Float64Array.from(parts.map((p) => p.leaf?.t ?? 0)),
   };
-  switch (op) {
-    case 'lt':
-      return (v) => { const x = v[slot]!; if (x !== x) return unknown(); reg[0] = x - t; return x < t ? TRUE : FALSE; };
-    case 'le':
-      return (v) => { const x = v[slot]!; if (x !== x) return unknown(); reg[0] = x - t; return x <= t ? TRUE : FALSE; };
-    case 'gt':
-      return (v) => { const x = v[slot]!; if (x !== x) return unknown(); reg[0] = t - x; return x > t ? TRUE : FALSE; };
-    case 'ge':
-      return (v) => { const x = v[slot]!; if (x !== x) return unknown(); reg[0] = t - x; return x >= t ? TRUE : FALSE; };
-    case 'eq':
-      return (v) => { const x = v[slot]!; if (x !== x) return unknown(); reg[0] = Math.abs(x - t); return x === t ? TRUE : FALSE; };
-    case 'ne':
-      return (v) => { const x = v[slot]!; if (x !== x) return unknown(); reg[0] = -Math.abs(x - t); return x !== t ? TRUE : FALSE; };
-  }
 }
 
 /** Kleene and; every part is evaluated (temporal parts must advance). Margin: max of known parts. */
-function and(parts: readonly CondFn[], reg: Float64Array): CondFn {
-  const n = parts.length;
+function and(parts: readonly Node[], reg: Float64Array): CondFn {
+  const { n, fns, ops, slots, ts } = unpack(parts);
   return (v) => {
     let anyFalse = false, anyUnknown = false, m = -Infinity;
     for (let k = 0; k < n; k++) {
-      const s = parts[k]!(v);
+      const f = fns[k]!;
+      const s = f === null ? compare(ops[k]!, v[slots[k]!]!, ts[k]!, reg) : f(v);
       if (s === UNKNOWN) {
         anyUnknown = true;
         continue;
@@ -106,12 +132,13 @@ function and(parts: readonly CondFn[], reg: Float64Array): CondFn {
 }
 
 /** Kleene or; every part is evaluated. Margin: min of known parts. */
-function or(parts: readonly CondFn[], reg: Float64Array): CondFn {
-  const n = parts.length;
+function or(parts: readonly Node[], reg: Float64Array): CondFn {
+  const { n, fns, ops, slots, ts } = unpack(parts);
   return (v) => {
     let anyTrue = false, anyUnknown = false, m = Infinity;
     for (let k = 0; k < n; k++) {
-      const s = parts[k]!(v);
+      const f = fns[k]!;
+      const s = f === null ? compare(ops[k]!, v[slots[k]!]!, ts[k]!, reg) : f(v);
       if (s === UNKNOWN) {
         anyUnknown = true;
         continue;

@@ -30,5 +30,56 @@ export interface CondContext {
 /** A compiled condition plus the hooks that clear its temporal state (ring buffers). */
 export interface CompiledCondition {
   readonly fn: CondFn;
+  /** Set when the condition is a single comparison, so a parent can evaluate it inline. */
+  readonly leaf: Leaf | null;
   readonly resets: readonly (() => void)[];
+}
+
+/** Comparison op codes, so a comparison can be evaluated inline from data (see `compare`). */
+export const OP_LT = 0;
+export const OP_LE = 1;
+export const OP_GT = 2;
+export const OP_GE = 3;
+export const OP_EQ = 4;
+export const OP_NE = 5;
+/** `not` of a comparison is the opposite comparison (margin negated): lt↔ge, le↔gt, eq↔ne. */
+export const NEGATED_OP = [OP_GE, OP_GT, OP_LE, OP_LT, OP_NE, OP_EQ] as const;
+
+/**
+ * A comparison as data. Parents (and/or, windows, rule guards) evaluate leaves inline with
+ * `compare` instead of calling a closure per leaf: most conditions are mostly comparisons, and a
+ * call through a shared call site cannot be inlined.
+ */
+export interface Leaf {
+  readonly op: number;
+  readonly slot: number;
+  readonly t: number;
+}
+
+/** One comparison: NaN is UNKNOWN; the margin is left in reg[0]. Small enough to be inlined. */
+export function compare(op: number, x: number, t: number, reg: Float64Array): Truth {
+  if (x !== x) {
+    reg[0] = Number.NaN;
+    return UNKNOWN;
+  }
+  switch (op) {
+    case OP_LT:
+      reg[0] = x - t;
+      return x < t ? TRUE : FALSE;
+    case OP_LE:
+      reg[0] = x - t;
+      return x <= t ? TRUE : FALSE;
+    case OP_GT:
+      reg[0] = t - x;
+      return x > t ? TRUE : FALSE;
+    case OP_GE:
+      reg[0] = t - x;
+      return x >= t ? TRUE : FALSE;
+    case OP_EQ:
+      reg[0] = Math.abs(x - t);
+      return x === t ? TRUE : FALSE;
+    default:
+      reg[0] = -Math.abs(x - t);
+      return x !== t ? TRUE : FALSE;
+  }
 }
