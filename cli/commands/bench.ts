@@ -15,6 +15,7 @@ const BENCHES: Record<string, { summary: string; load: () => Promise<Command> }>
     summary: 'embedded simulator: control steps/s and physics steps/s on a pick-and-place scene',
     load: async () => (await import('./sim.js')).benchSimCommand,
   },
+  critic: { summary: 'critic per action: compiled rules vs a naive interpreter, and heap growth', load: async () => (await import('./bench-critic.js')).benchCriticCommand },
 };
 
 function help(): string {
