@@ -4,6 +4,8 @@ export { CriticLoadError, formatPath, type JsonPath } from './errors.js';
 export { FEATURES, PRIVILEGED_KEYS, featureIndex, featureSpec, isFeature, isPrivileged, type FeatureKind, type FeatureSource, type FeatureSpec } from './features/registry.js';
 export { FeatureFrame, UnknownFeatureError } from './features/frame.js';
 export { FrameBuilder, type FrameBuilderOptions } from './features/builder.js';
+export { PrivilegedReader, type PrivilegedAliases, type PrivilegedFrame, type PrivilegedInput, type PrivilegedRecord } from './features/privileged.js';
+export { TABLETOP_PRIVILEGED_ALIASES } from './features/aliases.js';
 export { ConditionSchema, RuleFileSchema, RuleSchema, type Condition, type RuleFile, type RuleFileInput, type RuleInput, type RuleSpec } from './rules/schema.js';
 export { RuleSet, compileRules, loadRules, loadRulesFile, loadRulesText, type RuleLoadOptions } from './rules/compile.js';
 export { RULE_CLEAR, RULE_COOLDOWN, RULE_FIRED, RULE_HOLDING, RULE_INACTIVE, RULE_STATUS_NAMES, RULE_UNKNOWN, type RuleStatus } from './rules/compiled-rule.js';
