@@ -11,6 +11,10 @@ const BENCHES: Record<string, { summary: string; load: () => Promise<Command> }>
     summary: 'decision latency: blocking request per action vs the asynchronous pipeline',
     load: async () => (await import('./bench-infra.js')).benchInfraCommand,
   },
+  rollout: {
+    summary: 'episodes/min: sequential vs the rollout runtime (worker pool + batched inference)',
+    load: async () => (await import('./bench-rollout.js')).benchRolloutCommand,
+  },
   sim: {
     summary: 'embedded simulator: control steps/s and physics steps/s on a pick-and-place scene',
     load: async () => (await import('./sim.js')).benchSimCommand,

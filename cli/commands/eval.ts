@@ -10,7 +10,8 @@ import { progress } from '../progress.js';
 const SUITES = ['spatial', 'object', 'goal', 'long', 'all'] as const;
 
 const HELP = `usage: zetta eval --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
-                  [--policy SPEC] [--critic none] [--skills none] [--workers K] [--execute-steps k]
+                  [--policy SPEC] [--critic none] [--skills none] [--workers K] [--envs-per-worker E]
+                  [--execute-steps k]
                   [--out DIR] [--no-record] [--json]
 
 Runs a policy on the embedded tabletop suite and reports success per task with a Wilson 95%
@@ -25,7 +26,9 @@ policy is asked again. Every episode is recorded as MCAP under DIR/episodes/ for
   --policy SPEC        ${POLICY_SPEC_HELP} (default embedded)
   --critic none        the runtime critic (only none until the critic lands)
   --skills none        promoted skills (only none until skills land)
-  --workers K          parallel episodes, each worker with its own simulator (default 1)
+  --workers K          worker threads (default 1)
+  --envs-per-worker E  simulators stepping concurrently in each worker (default 1); with more than
+                       one simulator in all, a local policy is served to them by one batching server
   --execute-steps k    actions executed per chunk before replanning (default 5)
   --out DIR            where episodes and eval.json go (default runs/eval-<timestamp>)
   --no-record          do not record episodes
@@ -68,6 +71,7 @@ export const evalCommand: Command = {
       critic: { type: 'string' },
       skills: { type: 'string' },
       workers: { type: 'string' },
+      'envs-per-worker': { type: 'string' },
       'execute-steps': { type: 'string' },
       out: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
@@ -84,6 +88,7 @@ export const evalCommand: Command = {
     const episodes = intFlag(values.episodes, 'episodes', 50, 1);
     const out = resolve(values.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const bar = progress('eval');
+    const started = performance.now();
     let successes = 0;
     const result = await evaluate(
       {
@@ -97,9 +102,11 @@ export const evalCommand: Command = {
       },
       {
         workers: intFlag(values.workers, 'workers', 1, 1),
+        envsPerWorker: intFlag(values['envs-per-worker'], 'envs-per-worker', 1, 1),
         onEpisode: (o, done, total) => {
           if (o.success) successes++;
-          bar.update(done, total, `${successes} ok`);
+          const perMin = done / ((performance.now() - started) / 60_000);
+          bar.update(done, total, `${successes} ok, ${perMin.toFixed(1)} episodes/min`);
         },
       },
     );
@@ -135,6 +142,7 @@ function toReport(suite: string, perturbation: string, episodesPerTask: number, 
     policy_action_share: r.policyActionShare,
     infra_failures: r.infraFailures,
     episodes_per_min: r.episodesPerMinute,
+    mean_batch_size: r.meanBatchSize ?? 1,
   };
 }
 

@@ -1,11 +1,12 @@
-// Evaluation: N episodes per task of a policy on the embedded suite, in this thread or spread over
-// worker threads (each with its own simulator and policy connection), handed out one episode at a
-// time so a slow task never idles a worker. Results come back in plan order whatever the workers do.
-import { Worker } from 'node:worker_threads';
+// Evaluation: N episodes per task of a policy on the embedded suite, in this thread or on the
+// rollout runtime (worker threads with several simulators each, one batched policy server).
+// Results come back in plan order whatever the workers do.
 import { join } from 'node:path';
 import { createEnv } from '../../sim/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import { openPolicy } from '../policy/open-policy.js';
+import type { Policy } from '../policy/policy.js';
+import { runRollouts, type RolloutStats } from './rollout.js';
 import { runEpisode, type EpisodeOutcome } from './run-episode.js';
 import { wilson, type Rate } from './success-rate.js';
 
@@ -24,6 +25,10 @@ export interface EvaluationPlan {
 
 export interface EvaluationOptions {
   readonly workers: number;
+  /** Simulators stepping concurrently in each worker (their chunk requests are batched together). */
+  readonly envsPerWorker?: number;
+  /** Host this policy instead of opening plan.policy (benchmarks wrap the policy, e.g. with a delay). */
+  readonly hostPolicy?: Policy;
   readonly onEpisode?: (outcome: EpisodeOutcome, done: number, total: number) => void;
 }
 
@@ -41,6 +46,8 @@ export interface EvaluationResult {
   readonly infraFailures: number;
   readonly wallMs: number;
   readonly episodesPerMinute: number;
+  /** Observations per policy call (1 without the rollout runtime). */
+  readonly meanBatchSize?: number;
 }
 
 export interface EpisodeJob {
@@ -70,15 +77,17 @@ export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions)
     outcomes[job.index] = o;
     options.onEpisode?.(o, ++done, jobs.length);
   };
-  const workers = Math.max(1, Math.min(options.workers, jobs.length));
-  if (workers === 1) await runInThisThread(plan, jobs, collect);
-  else await runOnWorkers(plan, jobs, workers, collect);
-  return summarize(plan, outcomes, performance.now() - started);
+  const envsPerWorker = options.envsPerWorker ?? 1;
+  const workers = Math.max(1, Math.min(options.workers, Math.ceil(jobs.length / envsPerWorker)));
+  let rollout: RolloutStats | undefined;
+  if (workers === 1 && envsPerWorker === 1) await runInThisThread(plan, jobs, collect, options.hostPolicy);
+  else rollout = await runRollouts(plan, jobs, { workers, envsPerWorker, ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}) }, collect);
+  return { ...summarize(plan, outcomes, performance.now() - started), meanBatchSize: rollout?.meanBatchSize ?? 1 };
 }
 
-async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect: (o: EpisodeOutcome, j: EpisodeJob) => void): Promise<void> {
+async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect: (o: EpisodeOutcome, j: EpisodeJob) => void, hosted?: Policy): Promise<void> {
   const env = await createEnv();
-  const policy = await openPolicy(plan.policy);
+  const policy = hosted ?? (await openPolicy(plan.policy));
   try {
     for (const job of jobs) {
       const outcome = await runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
@@ -89,39 +98,9 @@ async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect
       collect(outcome, job);
     }
   } finally {
-    await policy.close();
+    if (!hosted) await policy.close();
     await env.close();
   }
-}
-
-/** The worker script only exists compiled; from TypeScript sources (the tests) use one worker. */
-const WORKER_URL = new URL('./evaluation-worker.js', import.meta.url);
-
-async function runOnWorkers(plan: EvaluationPlan, jobs: EpisodeJob[], count: number, collect: (o: EpisodeOutcome, j: EpisodeJob) => void): Promise<void> {
-  if (import.meta.url.endsWith('.ts')) throw new Error('evaluation workers need the built package (npm run build); use workers: 1 from sources');
-  let next = 0;
-  const runWorker = () =>
-    new Promise<void>((resolve, reject) => {
-      const worker = new Worker(WORKER_URL, { workerData: plan });
-      let current: EpisodeJob | undefined;
-      let finished = false;
-      const handOut = () => {
-        current = jobs[next++];
-        if (current) return worker.postMessage(current);
-        finished = true;
-        void worker.terminate().then(() => resolve());
-      };
-      // The first message says the worker's env and policy are ready; each later one carries an outcome.
-      worker.on('message', (m: { outcome?: EpisodeOutcome }) => {
-        if (m.outcome && current) collect(m.outcome, current);
-        handOut();
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => {
-        if (!finished) reject(new Error(`evaluation worker exited (code ${code})${current ? ` during ${current.task}#${current.seed}` : ''}`));
-      });
-    });
-  await Promise.all(Array.from({ length: count }, runWorker));
 }
 
 export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wallMs: number): EvaluationResult {
