@@ -1,30 +1,36 @@
 // `zetta run`: the main job on the embedded default. It runs the most complete pipeline that exists
 // and writes a report; each stage's result lands in report.json as soon as the stage ends, so an
 // interrupted run keeps what it finished.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
+import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
+import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
 import { progress } from '../progress.js';
-import { runWireStage, type WireStageResult } from '../run/wire-stage.js';
+import { runBaselineStage } from '../run/baseline-stage.js';
+import { runExpertStage } from '../run/expert-stage.js';
+import { renderMarkdown, type RunReport } from '../run/report.js';
+import { runWireStage } from '../run/wire-stage.js';
 
-const HELP = `usage: zetta run [--out DIR] [--wire-requests N] [--json]
+const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
+                 [--workers K] [--envs-per-worker E] [--quick] [--json]
 
 The main job on the embedded default, end to end, on a CPU:
-  1. wire   one policy served by the Node ONNX server and by the Python shim over real ZeroMQ
-            sockets; the same LIBERO-sized observations through both; their chunks must agree
-Writes DIR/report.json (stage by stage) and prints a summary.
+  1. wire      one policy served by the Node ONNX server and by the Python shim over real ZeroMQ
+               sockets; the same LIBERO-sized observations through both; their chunks must agree
+  2. expert    the scripted expert on every task: the upper bound
+  3. baseline  the frozen embedded base policy on every task, nominal and under the position-shift,
+               object-change and disturbance perturbations (held-out seeds from 1000)
+Writes DIR/report.json (stage by stage), DIR/report.md, and every episode as MCAP under DIR/episodes.
 
-  --out DIR           where the run's artifacts go (default runs/<timestamp>)
-  --wire-requests N   observations sent through each policy server (default 200)
-  --json              last line of stdout: the report as one JSON object`;
-
-interface Report {
-  started: string;
-  finished?: string;
-  stages: { wire?: WireStageResult };
-  ok?: boolean;
-}
+  --out DIR               where the run's artifacts go (default runs/<timestamp>)
+  --episodes N            baseline episodes per task and condition (default 10)
+  --expert-episodes N     expert episodes per task (default 5)
+  --wire-requests N       observations sent through each policy server (default 200)
+  --workers K             rollout worker threads (default 2)
+  --envs-per-worker E     simulators per worker (default 4)
+  --quick                 a smoke run: 2 episodes everywhere, 20 wire requests
+  --json                  last line of stdout: the report as one JSON object`;
 
 export const runCommand: Command = {
   name: 'run',
@@ -33,39 +39,66 @@ export const runCommand: Command = {
   async run(argv) {
     const { values } = parseFlags(argv, {
       out: { type: 'string' },
+      episodes: { type: 'string' },
+      'expert-episodes': { type: 'string' },
       'wire-requests': { type: 'string' },
+      workers: { type: 'string' },
+      'envs-per-worker': { type: 'string' },
+      quick: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
     if (values.help) {
       process.stdout.write(`${HELP}\n`);
       return 0;
     }
+    const quick = values.quick!;
     const started = new Date();
     const out = resolve(values.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
     mkdirSync(out, { recursive: true });
-    const reportPath = join(out, 'report.json');
-    const report: Report = { started: started.toISOString(), stages: {} };
+    const report: RunReport = { started: started.toISOString(), out, stages: {} };
+    const save = () => {
+      writeJsonAtomic(join(out, 'report.json'), report);
+      writeFileAtomic(join(out, 'report.md'), renderMarkdown(report));
+    };
     const say = (line: string) => process.stderr.write(`${line}\n`);
-
     say(`zetta run → ${out}`);
-    const bar = progress('  wire');
-    report.stages.wire = await runWireStage(out, intFlag(values['wire-requests'], 'wire-requests', 200, 1), (d, t) => bar.update(d, t));
-    bar.done();
-    say(describeWire(report.stages.wire));
-    writeJsonAtomic(reportPath, report);
+
+    const wireBar = progress('  wire');
+    report.stages.wire = await runWireStage(out, intFlag(values['wire-requests'], 'wire-requests', quick ? 20 : 200, 1), (d, t) => wireBar.update(d, t));
+    wireBar.done();
+    save();
+    say(`  wire      ${report.stages.wire.ok ? 'ok' : 'FAILED'}`);
+
+    const expertBar = progress('  expert');
+    report.stages.expert = await runExpertStage(intFlag(values['expert-episodes'], 'expert-episodes', quick ? 2 : 5, 1), 1000, (d, t) => expertBar.update(d, t));
+    expertBar.done();
+    save();
+    say(`  expert    macro success ${(100 * report.stages.expert.macro_success).toFixed(1)}%`);
+
+    if (existsSync(EMBEDDED_POLICY_PATH)) {
+      const bar = progress('  baseline');
+      report.stages.baseline = await runBaselineStage({
+        policy: 'embedded',
+        episodes: intFlag(values.episodes, 'episodes', quick ? 2 : 10, 1),
+        firstSeed: 1000,
+        workers: intFlag(values.workers, 'workers', 2, 1),
+        envsPerWorker: intFlag(values['envs-per-worker'], 'envs-per-worker', 4, 1),
+        recordDir: join(out, 'episodes', 'baseline'),
+        onProgress: (condition, d, t) => bar.update(d, t, condition),
+      });
+      bar.done();
+      save();
+      for (const [name, c] of Object.entries(report.stages.baseline.conditions)) say(`  baseline  ${name.padEnd(15)} macro success ${(100 * c.macro_success).toFixed(1)}%`);
+    } else {
+      report.skipped = [`baseline: ${EMBEDDED_POLICY_PATH} is not in this checkout`];
+      say(`  baseline  skipped (${EMBEDDED_POLICY_PATH} missing)`);
+    }
 
     report.finished = new Date().toISOString();
     report.ok = Object.values(report.stages).every((s) => s.ok);
-    writeJsonAtomic(reportPath, report);
-    say(`${report.ok ? 'ok' : 'FAILED'}: report at ${reportPath}`);
+    save();
+    say(`${report.ok ? 'ok' : 'FAILED'}: ${join(out, 'report.md')}`);
     if (values.json) printJsonLine(report);
     return report.ok ? 0 : 1;
   },
 };
-
-function describeWire(w: WireStageResult): string {
-  const py = 'skipped' in w.python
-    ? `python shim skipped (${w.python.skipped})`
-    : `python shim p50 ${w.python.p50_ms.toFixed(2)} ms, p99 ${w.python.p99_ms.toFixed(2)} ms, max |Δ| vs node ${w.python.max_abs_diff_vs_node.toExponential(1)}`;
-  return `  wire: ${w.policy.policyId} chunk ${w.policy.actionHorizon}×${w.policy.actionDim}; node p50 ${w.node.p50_ms.toFixed(2)} ms, p99 ${w.node.p99_ms.toFixed(2)} ms; ${py} ${w.ok ? '✓' : '✗'}`;
-}

@@ -86,11 +86,13 @@ describe('zetta CLI', () => {
 
   it('zetta run --json runs the pipeline and writes its report', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'zetta-run-')), 'run');
-    const r = await zetta(['run', '--out', out, '--wire-requests', '10', '--json']);
+    const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--json']);
     expect(r.code).toBe(0);
-    const report = lastJsonLine(r.stdout) as { ok: boolean; stages: { wire: { node: { requests: number } } } };
+    const report = lastJsonLine(r.stdout) as { ok: boolean; stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> } } };
     expect(report.ok).toBe(true);
     expect(report.stages.wire.node.requests).toBe(10);
+    expect(Object.keys(report.stages.expert.tasks).length).toBeGreaterThanOrEqual(10);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(report);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('| **macro** |');
   });
 });
