@@ -5,7 +5,7 @@ import type { FeatureFrame } from '../env.js';
 import { BUTTON } from '../scene/button.js';
 import { CABINET } from '../scene/cabinet.js';
 import { GRIPPER } from '../scene/gripper.js';
-import { UP_HEIGHT, dropPoint, resolvePlace, type Place } from '../tasks/regions.js';
+import { UP_HEIGHT, dropPoint, resolvePlace, supportHeight, type Place } from '../tasks/regions.js';
 import type { Stage } from '../tasks/types.js';
 import type { FixtureRef, MovableRef, World } from './world.js';
 
@@ -17,7 +17,18 @@ export const FEATURE_NAMES = [
   'drawer_opening', 'button_depth', 'button_pressed',
   'stage', 'stages_total', 'milestones_reached', 'milestones_total', 'goal_progress', 'success',
   'disturbed', 'step',
+  // Appended (order is part of the contract: recorded episodes index features by position).
+  'target_x', 'target_y', 'target_z', 'handle_x', 'handle_y', 'handle_z', 'drawer_open', 'contact_force',
 ] as const;
+
+/**
+ * The weld's stiffness as a force per metre of lag: hand mass (palm 0.3 kg + fingers 0.12 kg) times
+ * MuJoCo's reference stiffness for solref (0.02 s, 1), 1 / (d² · timeconst²) with impedance d ≈ 0.95.
+ */
+const WELD_N_PER_M = 0.42 / (0.95 * 0.95 * GRIPPER.weldSolref[0] * GRIPPER.weldSolref[0]);
+
+/** Lag (m) per unit of hand speed (m/s) in free motion, measured with the scripted expert. */
+const FREE_LAG_S = 0.0296;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 const IDX = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<FeatureName, number>;
@@ -80,6 +91,32 @@ export class FeatureWriter {
     v[IDX.success] = s.success ? 1 : 0;
     v[IDX.disturbed] = s.disturbed ? 1 : 0;
     v[IDX.step] = s.t;
+    this.writeFixtures(v);
+  }
+
+  /**
+   * The cabinet's handle, whether its drawer is open, and how hard the hand is pressed against
+   * something. The hand follows its mocap target through a weld, so what stops it shows up as a
+   * lag behind the target beyond the lag of free motion (proportional to speed); the weld's spring
+   * turns that excess into a force (N) without walking the contact list (which would copy every
+   * contact into JavaScript objects each step).
+   */
+  private writeFixtures(v: Float64Array): void {
+    const w = this.world;
+    const c = this.cabinet;
+    if (c) {
+      const p = w.xpos;
+      v[IDX.handle_x] = p[3 * c.part]! + CABINET.handle.x;
+      v[IDX.handle_y] = p[3 * c.part + 1]!;
+      v[IDX.handle_z] = p[3 * c.part + 2]! + CABINET.handle.z;
+      v[IDX.drawer_open] = w.jointTravel(c) >= CABINET.openAbove ? 1 : 0;
+    } else {
+      v[IDX.handle_x] = v[IDX.handle_y] = v[IDX.handle_z] = v[IDX.drawer_open] = NaN;
+    }
+    const g = w.gripperBody;
+    const lag = Math.hypot(w.mocapPos[0]! - w.xpos[3 * g]!, w.mocapPos[1]! - w.xpos[3 * g + 1]!, w.mocapPos[2]! - w.xpos[3 * g + 2]!);
+    const speed = v[IDX.eef_speed]!;
+    v[IDX.contact_force] = WELD_N_PER_M * Math.max(0, lag - FREE_LAG_S * speed);
   }
 
   private writeSubject(r: ResolvedStage, v: Float64Array): void {
@@ -102,6 +139,28 @@ export class FeatureWriter {
     v[IDX.subject_lift] = m ? z - m.spec.halfHeight : NaN;
     v[IDX.subject_speed] = m ? Math.hypot(w.qvel[m.qvelAdr]!, w.qvel[m.qvelAdr + 1]!, w.qvel[m.qvelAdr + 2]!) : Math.abs(w.qvel[r.fixture!.jointDofAdr]!);
     v[IDX.subject_goal_dist] = this.goalDistance(r, x, y, z);
+    this.writeTarget(r, v);
+  }
+
+  /**
+   * Where the stage wants its subject's centre to end up: above the drop point resting on the
+   * place's surface (place), straight above where it lies (lift). Fixture stages have no target
+   * point (NaN): their handle or cap is the subject.
+   */
+  private writeTarget(r: ResolvedStage, v: Float64Array): void {
+    const m = r.movable;
+    if (r.stage.kind === 'place' && m) {
+      dropPoint(this.world, r.place!, this.spot, r.stage.offset);
+      v[IDX.target_x] = this.spot[0]!;
+      v[IDX.target_y] = this.spot[1]!;
+      v[IDX.target_z] = supportHeight(this.world, r.place!) + m.spec.halfHeight;
+    } else if (r.stage.kind === 'lift' && m) {
+      v[IDX.target_x] = v[IDX.subject_x]!;
+      v[IDX.target_y] = v[IDX.subject_y]!;
+      v[IDX.target_z] = m.spec.halfHeight + UP_HEIGHT;
+    } else {
+      v[IDX.target_x] = v[IDX.target_y] = v[IDX.target_z] = NaN;
+    }
   }
 
   private goalDistance(r: ResolvedStage, x: number, y: number, z: number): number {
