@@ -33,7 +33,7 @@ describe('zetta CLI', () => {
     expect(bad.stderr).toContain('unknown command "frobnicate"');
   });
 
-  it.each([['run'], ['eval'], ['serve-policy'], ['bench'], ['bench', 'transport']])('zetta %s --help describes its flags', async (...cmd) => {
+  it.each([['run'], ['eval'], ['serve-policy'], ['bench'], ['bench', 'transport'], ['bench', 'infra'], ['bench', 'rollout']])('zetta %s --help describes its flags', async (...cmd) => {
     const r = await zetta([...cmd, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^usage: zetta/);
@@ -57,6 +57,26 @@ describe('zetta CLI', () => {
     }
     expect(result.payload_bytes).toBeGreaterThan(2 * 224 * 224 * 3);
     expect(result.ratio_p50).toBeCloseTo((result.ws_p50_us as number) / (result.zmq_p50_us as number), 6);
+  });
+
+  it('bench infra --json compares a blocking client with the asynchronous pipeline', async () => {
+    const r = await zetta(['bench', 'infra', '--latency-ms', '30', '--episodes', '1', '--steps', '12', '--json']);
+    expect(r.code).toBe(0);
+    const result = lastJsonLine(r.stdout) as Record<string, number>;
+    for (const key of ['policy_latency_ms', 'sync_ms_per_action', 'zetta_ms_per_action', 'ratio', 'late_chunks']) expect(result, key).toHaveProperty(key);
+    expect(result.sync_ms_per_action).toBeGreaterThanOrEqual(30); // every blocking request waits a whole policy call
+    expect(result.steps_per_arm).toBe(12);
+  });
+
+  it('bench rollout --json compares sequential episodes with the rollout runtime', async () => {
+    const r = await zetta(['bench', 'rollout', '--latency-ms', '5', '--sequential-episodes', '1', '--runtime-episodes', '5', '--workers', '2', '--envs-per-worker', '2', '--json']);
+    expect(r.code).toBe(0);
+    const result = lastJsonLine(r.stdout) as Record<string, number>;
+    for (const key of ['sequential_episodes_per_min', 'runtime_episodes_per_min', 'ratio', 'mean_batch_size', 'onnx_runtime_episodes_per_min']) {
+      expect(result, key).toHaveProperty(key);
+    }
+    expect(result.runtime_episodes).toBe(5);
+    expect(result.mean_batch_size).toBeGreaterThanOrEqual(1);
   });
 
   it('zetta eval runs episodes on worker threads and reports per-task success as JSON', async () => {
