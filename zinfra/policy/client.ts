@@ -13,6 +13,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import type { NdArray, Observation } from '../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded, PolicyUnavailable, RemoteError } from './errors.js';
 import type { Policy, PolicyMetadata, PolicyResult, Timing } from './policy.js';
+import { EncodeArena, type Lease } from './encode-arena.js';
 import { SendQueue } from './send-queue.js';
 
 export interface PolicyClientOptions {
@@ -46,6 +47,7 @@ interface Pending {
   resolve(reply: Reply): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout;
+  lease: Lease;
 }
 
 const DEFAULTS = {
@@ -62,6 +64,7 @@ export class PolicyClient implements Policy {
   private socket!: Dealer;
   private sender!: SendQueue;
   private readonly pending = new Map<number, Pending>();
+  private readonly arena = new EncodeArena();
   private nextId = 1;
   private lastHeard = 0;
   private backoffMs: number;
@@ -168,9 +171,9 @@ export class PolicyClient implements Policy {
       return Promise.reject(new PolicyUnavailable(`policy server at ${this.opts.endpoint} is ${this.stateNow}`));
     }
     const id = this.allocateId();
-    let payload: Buffer;
+    let lease: Lease;
     try {
-      payload = encodeMessage(build(id));
+      lease = this.arena.encode(build(id));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -179,8 +182,8 @@ export class PolicyClient implements Policy {
         this.pending.delete(id);
         reject(new DeadlineExceeded(deadlineMs));
       }, deadlineMs);
-      this.pending.set(id, { resolve, reject, timer });
-      this.sender.send([payload]);
+      this.pending.set(id, { resolve, reject, timer, lease });
+      this.sender.send([lease.bytes]);
     }).then((reply) => {
       if (reply.type === 'error') throw new RemoteError(reply.code, reply.message, reply.retryable);
       return reply;
@@ -238,6 +241,7 @@ export class PolicyClient implements Policy {
     if (!p) return; // late reply to a request that already timed out
     this.pending.delete(reply.id);
     clearTimeout(p.timer);
+    this.arena.release(p.lease); // answered, so the server has the whole request
     p.resolve(reply);
   }
 
@@ -247,6 +251,7 @@ export class PolicyClient implements Policy {
     if (!p || id === null) return;
     this.pending.delete(id);
     clearTimeout(p.timer);
+    this.arena.release(p.lease);
     p.reject(new RemoteError(err.code, err.message, false));
   }
 

@@ -62,6 +62,23 @@ export function encode(value: unknown, options: EncodeOptions = {}): Buffer {
   return packr.pack(toWire(value, options.ndarrayKeys ?? 'str', 0));
 }
 
+const SCRATCH_BYTES = 16 * 1024;
+
+/**
+ * Encodes into `target` when the message fits (the result is then a view of it), else into a fresh
+ * buffer. The encoder is moved off `target` before returning, so `target` may be reused once the
+ * result has been consumed — that is what lets a client resend into the same memory instead of
+ * allocating (and later collecting) a large buffer per request.
+ */
+export function encodeInto(value: unknown, target: Buffer, options: EncodeOptions = {}): Buffer {
+  packr.useBuffer(target);
+  try {
+    return packr.pack(toWire(value, options.ndarrayKeys ?? 'str', 0));
+  } finally {
+    packr.useBuffer(Buffer.allocUnsafeSlow(SCRATCH_BYTES));
+  }
+}
+
 /** Decodes msgpack to a plain value tree; NdArray maps become NdArrays. Throws ProtocolError only. */
 export function decode(bytes: Uint8Array): unknown {
   let raw: unknown;
