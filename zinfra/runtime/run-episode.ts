@@ -1,5 +1,6 @@
 // One episode of the control loop: observe, take the next action of the current chunk (asking the
-// policy for a fresh chunk when it runs out), step the env, record. Failures that are not the
+// policy for a fresh chunk when it runs out), let the critic govern it (critic-runtime.ts: rules,
+// governor, recovery, envelope last), step the env, record. Failures that are not the
 // policy's (a lost policy server, a simulator error) end the episode as an infrastructure failure,
 // which never counts as a task failure.
 import type { Env, Observation as EnvObservation } from '../../sim/env.js';
@@ -9,9 +10,11 @@ import { PolicyObservationWriter } from '../../sim/policy-io.js';
 import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
 import type { Policy } from '../policy/policy.js';
 import type { Observation } from '../protocol/ndarray.js';
-import type { EpisodeSummary } from '../recording/episode-record.js';
+import type { ActionSource, EpisodeSummary } from '../recording/episode-record.js';
 import { EpisodeWriter } from '../recording/episode-writer.js';
 import { ActionPipeline, type MergeRule } from './action-pipeline.js';
+import { EMPTY_ACTION, chooseAction, type AskPolicy, type Chosen } from './choose-action.js';
+import type { CriticRuntime } from './critic-runtime.js';
 
 export interface EpisodeSpec {
   readonly task: string;
@@ -37,6 +40,11 @@ export interface RunEpisodeOptions {
   readonly stepLimit?: number;
   /** Called with how long each step waited for its action (ms), for latency measurements. */
   readonly onDecision?: (waitMs: number, source: 'chunk' | 'hold') => void;
+  /**
+   * The runtime critic (reset here at the start of every episode, so one serves many episodes in
+   * turn). Without it the loop executes the policy's actions as they come.
+   */
+  readonly critic?: CriticRuntime | undefined;
   /** Turns the env's observation into the policy's; defaults to the embedded suite's encoding. */
   readonly toPolicyObservation?: (obs: EnvObservation, task: string) => Observation;
 }
@@ -67,10 +75,17 @@ export interface EpisodeOutcome {
   readonly resetDigest: string;
   readonly wallMs: number;
   readonly recordPath: string | null;
+  /** Recovery programs started (0 without a critic). */
+  readonly recoveries: number;
+  /** Steps on which the safety envelope changed the action. */
+  readonly envelopeHits: number;
+  /** The critic ended the episode (a rule's abort, or a program's). */
+  readonly aborted: boolean;
 }
 
 export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, options: RunEpisodeOptions): Promise<EpisodeOutcome> {
   const started = performance.now();
+  const critic = options.critic;
   const toPolicy = options.toPolicyObservation ?? embeddedObservation();
   const reset = await env.reset(spec);
   const envSpec = env.spec();
@@ -100,34 +115,54 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
       })
     : undefined;
 
+  critic?.reset();
+  const privileged = critic?.options.privileged ?? false;
+  const features = () => (privileged ? env.features() : null);
+  const ask: AskPolicy = async (o, step, fresh) => {
+    if (fresh) pipeline.invalidate(); // drop the queued actions and any request in flight
+    const asked = performance.now();
+    const next = await pipeline.next(toPolicy(o, spec.task), step);
+    options.onDecision?.(performance.now() - asked, next.source);
+    return next;
+  };
+  const chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, reentered: false };
   let obs = reset.obs;
   let steps = 0;
   let success = false;
   let milestones: readonly string[] = [];
   let infraFailure: string | null = null;
   let holds = 0;
+  let recoveryActions = 0;
+  let aborted = false;
   try {
     const maxSteps = Math.min(envSpec.maxSteps, options.stepLimit ?? Infinity);
     while (steps < maxSteps) {
       await tick?.(steps);
-      const asked = performance.now();
-      const { action, source } = await pipeline.next(toPolicy(obs, spec.task), steps);
-      options.onDecision?.(performance.now() - asked, source);
+      if (!(await chooseAction(obs, steps, ask, critic, features, chosen))) {
+        aborted = true;
+        break;
+      }
+      const { action, source, proposed } = chosen;
       if (source === 'hold') holds++;
-      const stateBefore = obs.state.slice();
-      const objectsBefore = obs.objects.slice();
+      else if (source === 'recovery') recoveryActions++;
+      const stateBefore = recorder ? obs.state.slice() : undefined;
+      const objectsBefore = recorder ? obs.objects.slice() : undefined;
+      // 3. the env
       const result = await env.step(action);
-      recorder?.append({
-        step: steps,
-        state: stateBefore,
-        objects: objectsBefore,
-        policyAction: source === 'hold' ? null : action.slice(),
-        action: action.slice(),
-        source: source === 'hold' ? 'hold' : 'policy',
-        reward: result.reward,
-        milestones: [...result.info.milestones],
-        features: env.features().values.slice(),
-      });
+      if (recorder) {
+        recorder.append({
+          step: steps,
+          state: stateBefore!,
+          objects: objectsBefore!,
+          policyAction: source === 'policy' && proposed ? proposed.slice() : null,
+          action: action.slice(),
+          source,
+          reward: result.reward,
+          milestones: [...result.info.milestones],
+          features: env.features().values.slice(),
+          ...(critic ? critic.describe(chosen.reentered) : {}),
+        });
+      }
       steps++;
       obs = result.obs;
       milestones = result.info.milestones;
@@ -149,8 +184,8 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     steps,
     milestones: [...milestones],
     infraFailure,
-    policyActions: steps - holds,
-    recoveryActions: 0,
+    policyActions: steps - holds - recoveryActions,
+    recoveryActions,
     wallMs: performance.now() - started,
   };
   await recorder?.close(summary);
@@ -164,6 +199,9 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     lateChunks: pipeline.stats.lateChunks,
     resetDigest: reset.info.resetDigest,
     recordPath: options.recordPath ?? null,
+    recoveries: critic?.recoveriesStarted ?? 0,
+    envelopeHits: critic?.envelopeHits ?? 0,
+    aborted,
   };
 }
 

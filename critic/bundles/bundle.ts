@@ -1,0 +1,89 @@
+// A critic bundle: a manifest naming a rule file and a recovery file, loaded together so every
+// rule's recovery id resolves against the bundle's own programs. `--critic default` is the bundle
+// shipped in critic/bundles/default/; any other bundle is a directory holding `manifest.json`, or the
+// manifest's path. Loading is all-or-nothing and every error names the file and the path inside it.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { CriticLoadError, fromZod, parseJsonText } from '../errors.js';
+import { loadRecoveriesText, type RecoveryLibrary } from '../recovery/compile.js';
+import { loadRulesText, type RuleSet } from '../rules/compile.js';
+import { DEFAULT_DURING_RECOVERY } from '../governor.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+
+export const BundleManifestSchema = z.strictObject({
+  version: z.literal(1),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  /** The bundle reads privileged simulator features; a run that does not authorize them cannot load it. */
+  privileged: z.boolean(),
+  /** Why the bundle needs what it reads (shown in recordings and reports). */
+  privileged_reason: z.string().optional(),
+  rules: z.string().min(1),
+  recoveries: z.string().min(1),
+  during_recovery: z.enum(['ignore', 'preempt_safety', 'queue']).default(DEFAULT_DURING_RECOVERY),
+});
+export type BundleManifest = z.infer<typeof BundleManifestSchema>;
+
+export interface CriticBundle {
+  readonly manifest: BundleManifest;
+  /** Absolute path of the manifest. */
+  readonly path: string;
+  readonly rules: RuleSet;
+  readonly recoveries: RecoveryLibrary;
+  /** sha256 over manifest, rules and recoveries (first 12 hex digits): which bundle ran. */
+  readonly hash: string;
+}
+
+export interface BundleLoadOptions {
+  /** The run authorizes privileged features. */
+  readonly privileged: boolean;
+}
+
+/** The shipped bundles' folder, from the sources (vitest) or from the compiled dist/critic/bundles/. */
+function builtinDir(name: string): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const dir of [join(here, name), join(here, '..', '..', '..', 'critic', 'bundles', name)]) {
+    if (existsSync(join(dir, MANIFEST_FILE))) return dir;
+  }
+  throw new CriticLoadError([], `the built-in critic bundle "${name}" is missing from critic/bundles/`);
+}
+
+/** `default` → the shipped bundle's manifest; a directory → its manifest.json; a file → itself. */
+export function resolveBundlePath(spec: string): string {
+  if (spec === 'default') return join(builtinDir('default'), MANIFEST_FILE);
+  const p = resolve(spec);
+  if (!existsSync(p)) throw new CriticLoadError([], `no critic bundle at ${p}`);
+  return statSync(p).isDirectory() ? join(p, MANIFEST_FILE) : p;
+}
+
+export function loadBundle(spec: string, options: BundleLoadOptions): CriticBundle {
+  const path = resolveBundlePath(spec);
+  const manifestText = readText(path);
+  const parsed = BundleManifestSchema.safeParse(parseJsonText(manifestText, path));
+  if (!parsed.success) throw fromZod(parsed.error, path);
+  const manifest = parsed.data;
+  if (manifest.privileged && !options.privileged) {
+    throw new CriticLoadError(['privileged'], `bundle "${manifest.name}" reads privileged features, which this run does not authorize`, path);
+  }
+  const dir = dirname(path);
+  const rulesPath = join(dir, manifest.rules);
+  const recoveriesPath = join(dir, manifest.recoveries);
+  const rulesText = readText(rulesPath);
+  const recoveriesText = readText(recoveriesPath);
+  const recoveries = loadRecoveriesText(recoveriesText, { privileged: options.privileged, file: recoveriesPath });
+  const rules = loadRulesText(rulesText, { privileged: options.privileged, knownRecoveries: recoveries.ids, file: rulesPath });
+  const hash = createHash('sha256').update(manifestText).update('\0').update(rulesText).update('\0').update(recoveriesText).digest('hex').slice(0, 12);
+  return { manifest, path, rules, recoveries, hash };
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CriticLoadError([], `cannot read: ${(err as Error).message}`, path);
+  }
+}

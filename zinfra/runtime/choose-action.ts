@@ -1,0 +1,62 @@
+// Steps 1–2 of DESIGN's control step, between observing and env.step: the policy's a_t, then — with
+// a critic — what the governor makes of it (critic-runtime.ts), envelope last. Kept apart from the
+// loop so the loop reads as observe → choose → step → record.
+import type { PrivilegedInput } from '../../critic/index.js';
+import type { Observation as EnvObservation } from '../../sim/env.js';
+import type { ActionSource } from '../recording/episode-record.js';
+import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime } from './critic-runtime.js';
+
+/** Asks the action pipeline for this step's action; `fresh` drops the queued chunk first. */
+export type AskPolicy = (obs: EnvObservation, step: number, fresh: boolean) => Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
+
+export const EMPTY_ACTION = new Float32Array(0);
+
+/** What one step executes; one object per episode, overwritten every step. */
+export interface Chosen {
+  action: Float32Array;
+  source: ActionSource;
+  /** The policy's a_t this step, or null when it was not asked (a recovery drove). */
+  proposed: Float32Array | null;
+  /** A recovery ended this step and control returned to the policy with a fresh chunk. */
+  reentered: boolean;
+}
+
+/**
+ * Steps 1–2 of DESIGN's control step: the policy's a_t from the pipeline (not asked while a recovery
+ * drives: its chunk would be stale), then, with a critic, rules → governor → (execute | clamp | hold
+ * | recovery) → envelope. Returns false when the critic aborts the episode.
+ */
+export async function chooseAction(
+  obs: EnvObservation,
+  step: number,
+  ask: AskPolicy,
+  critic: CriticRuntime | undefined,
+  features: () => PrivilegedInput | null,
+  out: Chosen,
+): Promise<boolean> {
+  out.proposed = null;
+  out.reentered = false;
+  out.source = 'recovery';
+  if (!critic?.recovering) {
+    const next = await ask(obs, step, false);
+    out.proposed = next.action;
+    out.source = next.source === 'hold' ? 'hold' : 'policy';
+  }
+  if (!critic) {
+    out.action = out.proposed!;
+    return true;
+  }
+  const code = critic.decide(obs.state, out.proposed, features());
+  if (code === STEP_ABORT) return false;
+  if (code === STEP_REENTER) {
+    // Re-entry contract: the chunk was planned before the recovery moved the robot; drop it and
+    // execute the first action of a fresh one, planned from this observation.
+    out.proposed = (await ask(obs, step, true)).action;
+    critic.resume(out.proposed);
+    out.reentered = true;
+    out.source = 'policy';
+  } else if (code === STEP_RECOVERY) out.source = 'recovery';
+  else if (code === STEP_HOLD) out.source = 'hold';
+  out.action = critic.finish(obs.state);
+  return true;
+}

@@ -1,0 +1,160 @@
+// The critic's part of one control step, between "the policy proposed a_t" and "env.step": features,
+// rules, the governor's decision, the recovery executor, and the safety envelope last. Roles stay
+// strict: the critic proposes, the governor decides, only the executor writes recovery actions, the
+// envelope limits whatever comes out, and the control loop alone talks to the env and the policy.
+//
+// The step is split in two around the one thing that may need to wait — a fresh chunk on re-entry —
+// so nothing in here awaits: decide() returns STEP_REENTER, the loop drops the stale chunk and asks
+// the policy afresh, and resume() takes that fresh action. finish() then applies the envelope.
+// Per step this allocates nothing; describe() (recording only) does.
+import {
+  FrameBuilder, Governor, RECOVERY_ABORT, RECOVERY_REENTER, RecoveryExecutor, SafetyEnvelope, TemporalCritic,
+  copyAction, limitNames, scaleMotion, writeHold, type Decision, type PrivilegedAliases, type PrivilegedInput,
+} from '../../critic/index.js';
+import type { CriticBundle } from '../../critic/bundles/bundle.js';
+import type { CriticProposal, GovernorDecision } from '../recording/episode-record.js';
+
+/** The governed action is the policy's a_t (executed or clamped). */
+export const STEP_POLICY = 0;
+/** A recovery program wrote the action. */
+export const STEP_RECOVERY = 1;
+/** The governor holds: no motion, gripper unchanged. */
+export const STEP_HOLD = 2;
+/** A recovery ended: drop the stale chunk, get a fresh a_t, pass it to resume(). */
+export const STEP_REENTER = 3;
+/** End the episode now (a rule or a program asked to abort). Nothing is executed. */
+export const STEP_ABORT = 4;
+export type StepCode = typeof STEP_POLICY | typeof STEP_RECOVERY | typeof STEP_HOLD | typeof STEP_REENTER | typeof STEP_ABORT;
+
+export interface CriticRuntimeOptions {
+  readonly bundle: CriticBundle;
+  /** The run authorizes privileged features (the bundle was loaded under the same authorization). */
+  readonly privileged: boolean;
+  /** The envelope's workspace box for the end effector (m, robot base frame). */
+  readonly workspace: { readonly min: readonly [number, number, number]; readonly max: readonly [number, number, number] };
+  /** Env feature names → registry names (the embedded suite's TABLETOP_PRIVILEGED_ALIASES). */
+  readonly aliases?: PrivilegedAliases;
+  readonly controlHz?: number;
+}
+
+export class CriticRuntime {
+  /** The action the envelope let through: what env.step receives. Overwritten every step. */
+  readonly sent = new Float32Array(7);
+  /** Recoveries started this episode. */
+  recoveriesStarted = 0;
+  /** Steps on which the envelope changed the action. */
+  envelopeHits = 0;
+  private readonly action = new Float32Array(7);
+  private readonly idle = new Float32Array(7);
+  private readonly builder: FrameBuilder;
+  private readonly critic: TemporalCritic;
+  private readonly governor: Governor;
+  private readonly executor: RecoveryExecutor;
+  private readonly envelope: SafetyEnvelope;
+  private decision: Decision | null = null;
+  private trigger = -1;
+  /** The program started last (named in the re-entry record). */
+  private lastProgram: string | null = null;
+
+  constructor(readonly options: CriticRuntimeOptions) {
+    const { bundle } = options;
+    this.builder = new FrameBuilder({ privileged: options.privileged, controlHz: options.controlHz ?? 20, ...(options.aliases ? { privilegedAliases: options.aliases } : {}) });
+    this.critic = new TemporalCritic(bundle.rules);
+    this.governor = new Governor({ duringRecovery: bundle.manifest.during_recovery });
+    this.executor = new RecoveryExecutor(bundle.recoveries);
+    this.envelope = new SafetyEnvelope({ workspaceMin: options.workspace.min, workspaceMax: options.workspace.max });
+  }
+
+  /** Start of an episode: every rule window, the governor's queue, the envelope's gripper state. */
+  reset(): void {
+    this.builder.reset();
+    this.critic.reset();
+    this.governor.reset();
+    this.envelope.reset();
+    this.executor.cancel();
+    this.decision = null;
+    this.trigger = -1;
+    this.recoveriesStarted = this.envelopeHits = 0;
+  }
+
+  /** A recovery program drives the robot: the loop does not ask the policy this step. */
+  get recovering(): boolean {
+    return this.executor.running;
+  }
+
+  /**
+   * Features → rules → governor → (execute | clamp | hold | recovery). `proposed` is the policy's
+   * a_t, or null while a recovery drives (the critic then sees "hold" as the proposal).
+   */
+  decide(state: ArrayLike<number>, proposed: ArrayLike<number> | null, features: PrivilegedInput | null): StepCode {
+    let a = proposed;
+    if (a === null) {
+      writeHold(this.idle, this.envelope.gripper);
+      a = this.idle;
+    }
+    const frame = this.builder.fill(state, a, this.options.privileged ? features : null, this.executor.running);
+    const result = this.critic.evaluate(frame);
+    const d = this.governor.decide(result, this.executor.runningId);
+    this.decision = d;
+    if (this.executor.running && (d.kind !== 'recover' || d.start)) this.executor.cancel(); // pre-empted
+    switch (d.kind) {
+      case 'execute':
+        copyAction(a, this.action);
+        return proposed === null ? STEP_HOLD : STEP_POLICY;
+      case 'clamp':
+        scaleMotion(a, d.scale, this.action);
+        return proposed === null ? STEP_HOLD : STEP_POLICY;
+      case 'hold':
+        writeHold(this.action, this.envelope.gripper);
+        return STEP_HOLD;
+      case 'abort':
+        return STEP_ABORT;
+      case 'recover':
+        return this.recover(d);
+    }
+  }
+
+  /** Re-entry: the fresh chunk's first action is executed as the policy's. */
+  resume(fresh: ArrayLike<number>): void {
+    copyAction(fresh, this.action);
+  }
+
+  /** The envelope, always last; returns `sent`. Then the builder learns what was really executed. */
+  finish(state: ArrayLike<number>): Float32Array {
+    const hits = this.envelope.enforce(this.action, state, this.sent);
+    if (hits !== 0) this.envelopeHits++;
+    this.builder.commit(this.sent);
+    return this.sent;
+  }
+
+  /** What the critic proposed and the governor decided this step, for the recording (allocates). */
+  describe(reentered: boolean): { proposals: CriticProposal[]; decision: GovernorDecision } {
+    const r = this.critic.result;
+    const proposals: CriticProposal[] = [];
+    for (let i = 0; i < r.count; i++) {
+      const p = r.proposals[i]!;
+      proposals.push({ ruleId: p.ruleId, proposal: p.action === 'recovery' ? p.recovery! : p.action, priority: p.priority, safety: p.safety });
+    }
+    const d = this.decision;
+    const kind = reentered ? 'reenter' : (d?.kind ?? 'execute');
+    const recovery = reentered ? this.lastProgram : (d?.recovery ?? null);
+    const reasons: string[] = [];
+    if (d?.cause) reasons.push(`rule ${d.cause.ruleId}`);
+    if (reentered) reasons.push(`recovery ${this.executor.outcome}`);
+    if (this.envelope.lastHits) reasons.push(`envelope ${limitNames(this.envelope.lastHits).join('+')}`);
+    return { proposals, decision: { kind, ...(recovery ? { recovery } : {}), ...(reasons.length ? { reason: reasons.join('; ') } : {}) } };
+  }
+
+  private recover(d: Decision): StepCode {
+    if (d.start) {
+      this.executor.start(d.recovery!);
+      this.lastProgram = d.recovery;
+      this.trigger = d.cause?.ruleIndex ?? -1;
+      this.recoveriesStarted++;
+    }
+    const code = this.executor.tick(this.builder.frame, this.trigger < 0 || this.critic.isClear(this.trigger), this.action);
+    if (code === RECOVERY_ABORT) return STEP_ABORT;
+    if (code === RECOVERY_REENTER) return STEP_REENTER;
+    return STEP_RECOVERY;
+  }
+}
