@@ -4,13 +4,14 @@ import { getTask, listTasks, resolvePerturbation, type SuiteName } from '../../s
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import { POLICY_SPEC_HELP } from '../../zinfra/policy/open-policy.js';
 import { evaluate, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { criticLabel, openCritic, resolveCriticSpec, type CriticPlan } from '../../zinfra/runtime/open-critic.js';
 import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
 import { progress } from '../progress.js';
 
 const SUITES = ['spatial', 'object', 'goal', 'long', 'all'] as const;
 
 const HELP = `usage: zetta eval --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
-                  [--policy SPEC] [--critic none] [--skills none] [--workers K] [--envs-per-worker E]
+                  [--policy SPEC] [--critic none|default|FILE] [--skills none] [--workers K] [--envs-per-worker E]
                   [--execute-steps k]
                   [--out DIR] [--no-record] [--json]
 
@@ -24,7 +25,9 @@ policy is asked again. Every episode is recorded as MCAP under DIR/episodes/ for
   --episodes N         episodes per task (default 50)
   --seed S             first seed; episode i uses S + i (default 1000, disjoint from training seeds)
   --policy SPEC        ${POLICY_SPEC_HELP} (default embedded)
-  --critic none        the runtime critic (only none until the critic lands)
+  --critic C           the runtime critic: none (default), default (the bundle shipped for the
+                       embedded suite, critic/bundles/default), or a bundle directory / manifest
+                       file. The embedded suite authorizes the privileged features bundles read.
   --skills none        promoted skills (only none until skills land)
   --workers K          worker threads (default 1)
   --envs-per-worker E  simulators stepping concurrently in each worker (default 1); with more than
@@ -33,7 +36,8 @@ policy is asked again. Every episode is recorded as MCAP under DIR/episodes/ for
   --out DIR            where episodes and eval.json go (default runs/eval-<timestamp>)
   --no-record          do not record episodes
   --json               last line: {"suite", "perturbation", "episodes_per_task", "tasks": {NAME:
-                       {"success", "episodes"}}, "macro_success", "policy_action_share", "infra_failures"}`;
+                       {"success", "episodes"}}, "macro_success", "policy_action_share", "infra_failures",
+                       "critic", "recoveries"}`;
 
 function selectTasks(suite: string | undefined, tasks: string | undefined): string[] {
   if (tasks) {
@@ -82,8 +86,8 @@ export const evalCommand: Command = {
       return 0;
     }
     const tasks = selectTasks(values.suite, values.tasks);
-    requireNone('critic', values.critic);
     requireNone('skills', values.skills);
+    const critic = loadCriticFlag(values.critic);
     const perturbation = values.perturb ? loadPerturbationFlag(values.perturb) : undefined;
     const episodes = intFlag(values.episodes, 'episodes', 50, 1);
     const out = resolve(values.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
@@ -99,6 +103,7 @@ export const evalCommand: Command = {
         policy: values.policy!,
         executeSteps: intFlag(values['execute-steps'], 'execute-steps', 5, 1),
         recordDir: values['no-record'] ? undefined : join(out, 'episodes'),
+        critic: critic?.plan,
       },
       {
         workers: intFlag(values.workers, 'workers', 1, 1),
@@ -111,7 +116,7 @@ export const evalCommand: Command = {
       },
     );
     bar.done();
-    const report = toReport(values.suite ?? 'custom', values.perturb ?? 'nominal', episodes, result);
+    const report = { ...toReport(values.suite ?? 'custom', values.perturb ?? 'nominal', episodes, result), critic: critic?.label ?? 'none' };
     writeJsonAtomic(join(out, 'eval.json'), { ...report, episodes: result.outcomes });
     process.stdout.write(`${formatTable(result)}\n`);
     process.stderr.write(`episodes and eval.json in ${out}\n`);
@@ -119,6 +124,16 @@ export const evalCommand: Command = {
     return 0;
   },
 };
+
+/** Resolves and loads the bundle here, so a bad one is a usage error before any episode runs. */
+function loadCriticFlag(value: string | undefined): { plan: CriticPlan; label: string } | undefined {
+  try {
+    const plan = resolveCriticSpec(value);
+    return plan ? { plan, label: criticLabel(openCritic(plan)) } : undefined;
+  } catch (err) {
+    throw new UsageError(`--critic ${value}: ${(err as Error).message}`);
+  }
+}
 
 function loadPerturbationFlag(value: string) {
   try {
@@ -141,6 +156,7 @@ function toReport(suite: string, perturbation: string, episodesPerTask: number, 
     macro_success: r.macroSuccess,
     policy_action_share: r.policyActionShare,
     infra_failures: r.infraFailures,
+    recoveries: r.recoveries,
     episodes_per_min: r.episodesPerMinute,
     mean_batch_size: r.meanBatchSize ?? 1,
   };
@@ -155,6 +171,6 @@ function formatTable(r: EvaluationResult): string {
   return [
     `  ${'task'.padEnd(width)}  ${'success'.padStart(7)}  ${'rate'.padStart(6)}  Wilson 95%`,
     ...rows,
-    `  macro success ${pct(r.macroSuccess).trim()}; policy action share ${r.policyActionShare.toFixed(2)}; infra failures ${r.infraFailures}; ${r.episodesPerMinute.toFixed(1)} episodes/min`,
+    `  macro success ${pct(r.macroSuccess).trim()}; policy action share ${r.policyActionShare.toFixed(2)}; recoveries ${r.recoveries}; infra failures ${r.infraFailures}; ${r.episodesPerMinute.toFixed(1)} episodes/min`,
   ].join('\n');
 }

@@ -49,14 +49,14 @@ function builtinDir(name: string): string {
   for (const dir of [join(here, name), join(here, '..', '..', '..', 'critic', 'bundles', name)]) {
     if (existsSync(join(dir, MANIFEST_FILE))) return dir;
   }
-  throw new CriticLoadError([], `the built-in critic bundle "${name}" is missing from critic/bundles/`);
+  throw new Error(`the built-in critic bundle "${name}" is missing from critic/bundles/`);
 }
 
 /** `default` → the shipped bundle's manifest; a directory → its manifest.json; a file → itself. */
 export function resolveBundlePath(spec: string): string {
   if (spec === 'default') return join(builtinDir('default'), MANIFEST_FILE);
   const p = resolve(spec);
-  if (!existsSync(p)) throw new CriticLoadError([], `no critic bundle at ${p}`);
+  if (!existsSync(p)) throw new Error(`no critic bundle at ${p}`);
   return statSync(p).isDirectory() ? join(p, MANIFEST_FILE) : p;
 }
 

@@ -94,7 +94,8 @@ describe('zetta CLI', () => {
   });
 
   it.each([
-    [['eval', '--suite', 'goal', '--critic', 'default'], /only "none" is available/],
+    [['eval', '--suite', 'goal', '--critic', 'no-such-bundle'], /--critic no-such-bundle: no critic bundle/],
+    [['eval', '--suite', 'goal', '--skills', 'default'], /only "none" is available/],
     [['eval', '--tasks', 'goal/fly'], /goal\/fly/],
     [['eval', '--suite', 'kitchen'], /--suite must be one of/],
     [['eval', '--suite', 'goal', '--perturb', 'no-such-perturbation'], /no-such-perturbation/],

@@ -2,10 +2,12 @@
 // rollout runtime (worker threads with several simulators each, one batched policy server).
 // Results come back in plan order whatever the workers do.
 import { join } from 'node:path';
-import { createEnv } from '../../sim/index.js';
+import { createEnv, type Env } from '../../sim/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import { openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
+import type { CriticRuntime } from './critic-runtime.js';
+import { criticLabel, openCritic, type CriticPlan } from './open-critic.js';
 import { runRollouts, type RolloutStats } from './rollout.js';
 import { runEpisode, type EpisodeOutcome } from './run-episode.js';
 import { wilson, type Rate } from './success-rate.js';
@@ -21,6 +23,8 @@ export interface EvaluationPlan {
   readonly executeSteps: number;
   /** MCAP files go to recordDir/<task>/<seed>.mcap; nothing is recorded without it. */
   readonly recordDir?: string | undefined;
+  /** The runtime critic's bundle (each worker loads it from the path); none without it. */
+  readonly critic?: CriticPlan | undefined;
 }
 
 export interface EvaluationOptions {
@@ -44,6 +48,8 @@ export interface EvaluationResult {
   /** Executed actions that came from the policy rather than a recovery. */
   readonly policyActionShare: number;
   readonly infraFailures: number;
+  /** Recovery programs the critic started, over all episodes. */
+  readonly recoveries: number;
   readonly wallMs: number;
   readonly episodesPerMinute: number;
   /** Observations per policy call (1 without the rollout runtime). */
@@ -86,21 +92,26 @@ export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions)
 }
 
 async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect: (o: EpisodeOutcome, j: EpisodeJob) => void, hosted?: Policy): Promise<void> {
+  const critic = openCritic(plan.critic);
   const env = await createEnv();
   const policy = hosted ?? (await openPolicy(plan.policy));
   try {
-    for (const job of jobs) {
-      const outcome = await runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
-        executeSteps: plan.executeSteps,
-        recordPath: recordPathFor(plan, job),
-        policyLabel: plan.policy,
-      });
-      collect(outcome, job);
-    }
+    for (const job of jobs) collect(await runJob(env, policy, critic, plan, job), job);
   } finally {
     if (!hosted) await policy.close();
     await env.close();
   }
+}
+
+/** One planned episode on `env` (in this thread or in a rollout worker). */
+export function runJob(env: Env, policy: Policy, critic: CriticRuntime | undefined, plan: EvaluationPlan, job: EpisodeJob): Promise<EpisodeOutcome> {
+  return runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
+    executeSteps: plan.executeSteps,
+    recordPath: recordPathFor(plan, job),
+    policyLabel: plan.policy,
+    critic,
+    criticLabel: criticLabel(critic),
+  });
 }
 
 export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wallMs: number): EvaluationResult {
@@ -126,6 +137,7 @@ export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wall
     macroSuccess: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : Number.NaN,
     policyActionShare: allActions ? policyActions / allActions : Number.NaN,
     infraFailures: infra,
+    recoveries: outcomes.reduce((n, o) => n + o.recoveries, 0),
     wallMs,
     episodesPerMinute: outcomes.length / (wallMs / 60_000),
   };

@@ -1,17 +1,19 @@
 // A worker thread of the rollout runtime: several simulators stepping concurrently (while one waits
 // for its chunk, the others step), one policy connection shared by all, episodes taken from the
-// dispatcher one at a time per simulator.
+// dispatcher one at a time per simulator. The critic bundle is loaded here from its path.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEnv } from '../../sim/index.js';
 import { openPolicy } from '../policy/open-policy.js';
-import { recordPathFor, type EvaluationPlan } from './evaluation.js';
+import { runJob, type EvaluationPlan } from './evaluation.js';
+import { openCritic } from './open-critic.js';
 import type { FromWorker, ToWorker } from './rollout.js';
-import { runEpisode } from './run-episode.js';
 
 const { plan, envs: count } = workerData as { plan: EvaluationPlan; envs: number };
 const port = parentPort!;
 const policy = await openPolicy(plan.policy);
 const envs = await Promise.all(Array.from({ length: count }, () => createEnv()));
+// One critic per simulator: a critic carries its episode's windows and recovery state.
+const critics = envs.map(() => openCritic(plan.critic));
 const send = (m: FromWorker) => port.postMessage(m);
 
 port.on('message', (m: ToWorker) => {
@@ -20,11 +22,7 @@ port.on('message', (m: ToWorker) => {
     return;
   }
   const { job, slot } = m;
-  void runEpisode(envs[slot]!, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
-    executeSteps: plan.executeSteps,
-    recordPath: recordPathFor(plan, job),
-    policyLabel: plan.policy,
-  }).then((outcome) => send({ outcome, slot, index: job.index }));
+  void runJob(envs[slot]!, policy, critics[slot], plan, job).then((outcome) => send({ outcome, slot, index: job.index }));
 });
 for (let slot = 0; slot < count; slot++) send({ want: slot });
 
