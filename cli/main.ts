@@ -10,6 +10,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'success rate of a policy on the embedded suite, per task with Wilson intervals',
     load: async () => (await import('./commands/eval.js')).evalCommand,
   },
+  evolve: {
+    summary: 'an evolution campaign: cluster failures, diagnose, synthesize and gate a critic bundle',
+    load: async () => (await import('./commands/evolve.js')).evolveCommand,
+  },
   'serve-policy': {
     summary: 'serve a policy (ONNX) over ZeroMQ',
     load: async () => (await import('./commands/serve-policy.js')).servePolicyCommand,

@@ -1,0 +1,141 @@
+// A campaign, end to end: freeze the manifest, preregister the seeds, run generations (each parent is
+// the last promoted bundle, or the base), then the report. Every step goes through the on-disk state
+// machine, so calling runCampaign again on the same root after a kill resumes it, and calling it on a
+// finished root just returns its summary.
+import { getTask, milestoneNames, type Perturbation } from '../../sim/index.js';
+import type { Diagnoser } from '../diagnosis/diagnoser.js';
+import { mcnemarOneSided } from '../gates/mcnemar.js';
+import { countPairs, pairEpisodes } from '../gates/paired.js';
+import { buildReport, type CampaignReport } from '../report/report.js';
+import { renderReportHtml } from '../report/html.js';
+import { NO_BUNDLE, readBundle, writeBundle, type StoredBundle } from '../synthesis/bundle-files.js';
+import { ArtifactStore } from './artifacts.js';
+import { rollout, type CampaignContext } from './context.js';
+import { runGeneration, type GenerationOutcome } from './generation.js';
+import {
+  authorizedFeatureNames, campaignId, checkPreregistration, codeVersion, compareForResume, fileSha, preregister,
+  ManifestSchema, type GateSettings, type Manifest, type Preregistration,
+} from './manifest.js';
+import type { RolloutRunner } from './rollouts.js';
+import { DEV_SEED_BASE } from './seeds.js';
+import { CampaignState } from './state-machine.js';
+
+export interface CampaignOptions {
+  readonly root: string;
+  readonly suite: string;
+  readonly task: string;
+  readonly perturbation: { readonly name: string; readonly spec: Perturbation } | null;
+  /** The policy spec and, for a local file, its path (hashed into the manifest). */
+  readonly policy: { readonly spec: string; readonly file: string | null };
+  /** `default`, `none`, or a bundle directory. */
+  readonly baseBundle: string;
+  readonly heldout: readonly number[];
+  readonly devEpisodes: number;
+  readonly generations: number;
+  readonly gates: GateSettings;
+  readonly executeSteps: number;
+  readonly runner: RolloutRunner;
+  readonly diagnoser: Diagnoser;
+  readonly log?: (line: string) => void;
+}
+
+export interface CampaignSummary {
+  readonly campaign_id: string;
+  readonly promoted: boolean;
+  readonly bundle_sha256: string | null;
+  readonly bundle_dir: string | null;
+  readonly heldout: { parent_success: number | null; candidate_success: number | null; episodes: number | null; p_value: number | null };
+  readonly generations: number;
+  readonly decisions: ReadonlyArray<{ generation: number; candidate: string; decision: string; stage: string }>;
+  readonly report: string;
+  readonly root: string;
+}
+
+export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> {
+  const store = new ArtifactStore(o.root);
+  const state = CampaignState.open(store);
+  const log = o.log ?? (() => {});
+  // The base bundle is copied into the root first (content-addressed: a rewrite is the same bytes).
+  const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, true));
+  const manifest = await freezeManifest(store, state, requestedManifest(o, root), log);
+  const prereg = (await state.step<Preregistration>('preregistration.json', () => preregister(manifest))).value;
+  checkPreregistration(prereg);
+  const ctx: CampaignContext = {
+    store, state, manifest, preregistration: prereg, campaignId: campaignId(manifest), runner: o.runner, diagnoser: o.diagnoser,
+    perturbation: o.perturbation?.spec, milestones: milestoneNames(getTask(o.task).stages), log,
+  };
+  let parent = root;
+  const generations: GenerationOutcome[] = [];
+  for (let g = 1; g <= manifest.seeds.generations; g++) {
+    const outcome = await runGeneration(ctx, g, parent);
+    generations.push(outcome);
+    if (outcome.promoted) parent = outcome.promoted;
+    if (!outcome.clustering || outcome.clustering.clusters.length === 0) break;
+  }
+  state.enter('report', 0);
+  const report = await finalReport(ctx, root, parent, generations);
+  state.enter('done', 0);
+  return summarize(ctx, report);
+}
+
+function requestedManifest(o: CampaignOptions, base: StoredBundle): Manifest {
+  return ManifestSchema.parse({
+    version: 1,
+    suite: o.suite,
+    task: o.task,
+    perturbation: o.perturbation ? { name: o.perturbation.name, spec: o.perturbation.spec } : null,
+    policy: { spec: o.policy.spec, sha256: fileSha(o.policy.file) },
+    base_bundle: { spec: o.baseBundle, sha256: base.sha256 },
+    seeds: { heldout: [...o.heldout], dev_episodes: o.devEpisodes, dev_seed_base: DEV_SEED_BASE, generations: o.generations },
+    gates: o.gates,
+    // the embedded suite's features() exist for the critic only and never reach the policy
+    authorized_features: { privileged: true, names: authorizedFeatureNames(true) },
+    diagnoser: { kind: o.diagnoser.kind, model: o.diagnoser.model },
+    rollout: { execute_steps: o.executeSteps },
+    code_version: codeVersion(),
+  });
+}
+
+/** Writes the manifest once; a resumed campaign must be asking for the same experiment. */
+async function freezeManifest(store: ArtifactStore, state: CampaignState, requested: Manifest, log: (l: string) => void): Promise<Manifest> {
+  if (store.exists('manifest.json')) {
+    const stored = ManifestSchema.parse(store.get<Manifest>('manifest.json', state.ledger['manifest.json']).value);
+    if (compareForResume(stored, requested).codeChanged) log(`warning: resuming under code ${requested.code_version}; the campaign began under ${stored.code_version}`);
+    return (await state.step('manifest.json', () => stored)).value;
+  }
+  return (await state.step('manifest.json', () => requested)).value;
+}
+
+async function finalReport(ctx: CampaignContext, root: StoredBundle, final: StoredBundle, generations: readonly GenerationOutcome[]): Promise<CampaignReport> {
+  // The base's held-out success is reported even when no candidate reached the held-out gate.
+  const baseHeld = await rollout(ctx, root, 'heldout', ctx.preregistration.heldout);
+  const finalHeld = final.sha256 === root.sha256 ? baseHeld : await rollout(ctx, final, 'heldout', ctx.preregistration.heldout);
+  const pairs = pairEpisodes(baseHeld.results, finalHeld.results, { parent: baseHeld.policy, candidate: finalHeld.policy });
+  const counts = countPairs(pairs.pairs);
+  const report = buildReport({
+    ctx, generations, root, final,
+    heldout: { ...counts, p_value: final.sha256 === root.sha256 ? null : mcnemarOneSided(counts.b, counts.c), problems: pairs.problems },
+  });
+  const stored = await ctx.state.step('report.json', () => report);
+  ctx.state.note('report.html', ctx.store.putText('report.html', renderReportHtml(stored.value)));
+  return stored.value;
+}
+
+function summarize(ctx: CampaignContext, r: CampaignReport): CampaignSummary {
+  return {
+    campaign_id: r.campaign_id,
+    promoted: r.promoted,
+    bundle_sha256: r.final_bundle.promoted ? r.final_bundle.sha256 : null,
+    bundle_dir: r.final_bundle.promoted ? ctx.store.abs(r.final_bundle.dir!) : null,
+    heldout: {
+      parent_success: r.heldout.parent_successes,
+      candidate_success: r.promoted ? r.heldout.candidate_successes : null,
+      episodes: r.heldout.episodes,
+      p_value: r.heldout.p_value,
+    },
+    generations: r.generations.length,
+    decisions: r.generations.flatMap((g) => g.candidates.map((c) => ({ generation: g.generation, candidate: c.id, decision: c.decision, stage: c.stage }))),
+    report: ctx.store.abs('report.html'),
+    root: ctx.store.root,
+  };
+}

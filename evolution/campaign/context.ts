@@ -1,0 +1,49 @@
+// What every phase of a campaign works with: the store and the on-disk state, the frozen manifest
+// and preregistration, the rollout runner and the diagnoser, and the rollouts themselves (one
+// artifact per bundle and seed set, so a bundle's held-out episodes run once however often they are
+// compared).
+import type { Perturbation } from '../../sim/index.js';
+import type { Diagnoser } from '../diagnosis/diagnoser.js';
+import type { StoredBundle } from '../synthesis/bundle-files.js';
+import type { ArtifactStore } from './artifacts.js';
+import type { Manifest, Preregistration } from './manifest.js';
+import { rolloutSeeds, type EpisodeResult, type RolloutRunner } from './rollouts.js';
+import type { CampaignState } from './state-machine.js';
+
+export interface CampaignContext {
+  readonly store: ArtifactStore;
+  readonly state: CampaignState;
+  readonly manifest: Manifest;
+  readonly preregistration: Preregistration;
+  readonly campaignId: string;
+  readonly runner: RolloutRunner;
+  readonly diagnoser: Diagnoser;
+  readonly perturbation: Perturbation | undefined;
+  /** The task's milestones, in order. */
+  readonly milestones: readonly string[];
+  readonly log: (line: string) => void;
+}
+
+export interface RolloutSet {
+  readonly bundle_sha256: string;
+  readonly split: string;
+  readonly policy: string;
+  readonly seeds: readonly number[];
+  readonly results: readonly EpisodeResult[];
+}
+
+/** The bundle's episodes on a seed set (`dev-g2`, `heldout`), run once and kept as an artifact. */
+export async function rollout(ctx: CampaignContext, bundle: Pick<StoredBundle, 'sha256' | 'dir'>, split: string, seeds: readonly number[]): Promise<RolloutSet> {
+  const dir = `rollouts/${bundle.sha256.slice(0, 12)}/${split}`;
+  const stored = await ctx.state.step<RolloutSet>(`${dir}.json`, async () => {
+    ctx.log(`rollouts: bundle ${bundle.sha256.slice(0, 12)} on ${split} (${seeds.length} episodes)`);
+    const results = await rolloutSeeds(ctx.runner, ctx.store, dir, {
+      task: ctx.manifest.task,
+      seeds,
+      perturbation: ctx.perturbation,
+      bundleDir: bundle.dir === null ? null : ctx.store.abs(bundle.dir),
+    });
+    return { bundle_sha256: bundle.sha256, split, policy: ctx.runner.policyLabel, seeds: [...seeds], results };
+  });
+  return stored.value;
+}

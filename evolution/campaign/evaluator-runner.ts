@@ -1,0 +1,37 @@
+// The rollout runner campaigns use: zinfra's evaluator (in this thread, or worker threads with a
+// batching policy server), with the candidate's bundle as the runtime critic.
+import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import type { RolloutRunner } from './rollouts.js';
+
+export interface EvaluatorRunnerOptions {
+  /** A `--policy` spec (embedded, onnx:FILE, zmq://…). */
+  readonly policy: string;
+  readonly executeSteps: number;
+  readonly workers: number;
+  readonly envsPerWorker: number;
+}
+
+export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
+  return {
+    policyLabel: o.policy,
+    async run(req, onEpisode) {
+      const seeds = [...req.seeds].sort((a, b) => a - b);
+      if (seeds.some((s, i) => s !== seeds[0]! + i)) throw new Error('evaluatorRunner: seeds must be contiguous (the evaluator runs first + i)');
+      await evaluate(
+        {
+          tasks: [req.task],
+          episodesPerTask: seeds.length,
+          firstSeed: seeds[0]!,
+          perturbation: req.perturbation,
+          policy: o.policy,
+          executeSteps: o.executeSteps,
+          recordDir: req.recordDir,
+          // every campaign authorizes the embedded suite's privileged features (see the manifest)
+          critic: req.bundleDir === null ? undefined : resolveCriticSpec(req.bundleDir, true),
+        },
+        { workers: o.workers, envsPerWorker: o.envsPerWorker, onEpisode: (outcome) => onEpisode(outcome) },
+      );
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// A candidate's way through the gates. Cheap checks first: a candidate that could not be built, that
+// duplicates one already judged, or whose diagnosis' falsifier holds on the shadow replay is
+// rejected without a single rollout. Then the development seeds (paired same-seed gate, regression
+// gate), and only then the held-out seeds (exact McNemar).
+import type { Falsifier } from '../diagnosis/schema.js';
+import { heldoutGate, pairedGate, regressionGate, type GateResult } from '../gates/gates.js';
+import { pairEpisodes } from '../gates/paired.js';
+import type { ShadowReport } from '../shadow-replay.js';
+import type { StoredBundle } from '../synthesis/bundle-files.js';
+import type { CandidateSpec } from '../synthesis/synthesize.js';
+import { rollout, type CampaignContext, type RolloutSet } from './context.js';
+
+export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'heldout';
+
+export interface CandidateVerdict {
+  readonly candidate: string;
+  readonly decision: 'promoted' | 'rejected';
+  /** Where it stopped (or `heldout` when it passed everything). */
+  readonly stage: GateStage;
+  readonly reason: string;
+  readonly gates: readonly GateResult[];
+  readonly ran_dev: boolean;
+  readonly ran_heldout: boolean;
+  /** Hashes of the rollout artifacts the gates read. */
+  readonly rollouts: Readonly<Record<string, string>>;
+}
+
+export interface GateInput {
+  readonly generation: number;
+  readonly parent: StoredBundle;
+  readonly dev: RolloutSet;
+  readonly spec: CandidateSpec;
+  readonly shadow: ShadowReport | null;
+  readonly falsifier: Falsifier;
+  readonly duplicate: boolean;
+}
+
+export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise<CandidateVerdict> {
+  const base = { candidate: x.spec.id, gates: [] as GateResult[], ran_dev: false, ran_heldout: false, rollouts: {} };
+  if (x.spec.unbuildable) return { ...base, decision: 'rejected', stage: 'synthesis', reason: x.spec.unbuildable };
+  if (x.duplicate) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same bundle as an earlier candidate of this generation' };
+  const falsified = x.shadow && x.spec.hypothesis.template !== 'suppress_rule' ? falsifierHolds(x.falsifier, x.shadow) : null;
+  if (falsified) return { ...base, decision: 'rejected', stage: 'shadow', reason: `falsified by shadow replay: ${falsified}` };
+
+  const g = ctx.manifest.gates;
+  const cand = { sha256: x.spec.bundle_sha256, dir: x.spec.bundle_dir };
+  const policy = { parent: x.dev.policy, candidate: ctx.runner.policyLabel };
+  const candDev = await rollout(ctx, cand, x.dev.split, x.dev.seeds);
+  const rollouts: Record<string, string> = { parent_dev: ledgerHash(ctx, x.parent.sha256, x.dev.split), candidate_dev: ledgerHash(ctx, cand.sha256, x.dev.split) };
+  const devPairs = pairEpisodes(x.dev.results, candDev.results, { ...policy, candidate: candDev.policy });
+  const paired = pairedGate(devPairs, g);
+  const regression = regressionGate(devPairs, g);
+  const devGates = [paired, regression];
+  const after = { ...base, ran_dev: true, rollouts };
+  if (!paired.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'paired', reason: paired.reason };
+  if (!regression.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'regression', reason: regression.reason };
+
+  const heldout = ctx.preregistration.heldout;
+  const parentHeld = await rollout(ctx, x.parent, 'heldout', heldout);
+  const candHeld = await rollout(ctx, cand, 'heldout', heldout);
+  rollouts.parent_heldout = ledgerHash(ctx, x.parent.sha256, 'heldout');
+  rollouts.candidate_heldout = ledgerHash(ctx, cand.sha256, 'heldout');
+  const held = heldoutGate(pairEpisodes(parentHeld.results, candHeld.results, { parent: parentHeld.policy, candidate: candHeld.policy }), g);
+  const gates = [...devGates, held];
+  const done = { ...after, gates, ran_heldout: true, rollouts };
+  return held.pass
+    ? { ...done, decision: 'promoted', stage: 'heldout', reason: held.reason }
+    : { ...done, decision: 'rejected', stage: 'heldout', reason: held.reason };
+}
+
+/** The falsifier's statement, when the shadow replay makes it true. */
+function falsifierHolds(f: Falsifier, s: ShadowReport): string | null {
+  const value = f.metric === 'shadow_trigger_rate' ? s.trigger_rate : s.false_alarm_rate;
+  const holds = f.op === 'lt' ? value < f.value : value > f.value;
+  return holds ? `${f.metric} = ${value.toFixed(3)} ${f.op === 'lt' ? '<' : '>'} ${f.value} (${f.statement})` : null;
+}
+
+function ledgerHash(ctx: CampaignContext, bundleSha: string, split: string): string {
+  return ctx.state.ledger[`rollouts/${bundleSha.slice(0, 12)}/${split}.json`] ?? '';
+}

@@ -1,0 +1,162 @@
+// One generation: development rollouts of the parent, failure clustering, a diagnosis per cluster,
+// then candidates one at a time (synthesis → shadow replay → gates) until one is promoted, the
+// held-out test has been spent, or the candidates run out. At most one candidate per generation
+// takes the held-out test, so the held-out seeds are not worn down by many comparisons.
+import { loadBundle } from '../../critic/bundles/bundle.js';
+import { readEpisode } from '../../zinfra/recording/episode-reader.js';
+import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
+import { clusterFailures, type FailureCluster } from '../clustering/cluster-failures.js';
+import { failureSignature, successBand, type FailureSignature } from '../clustering/signature.js';
+import { clusterEvidence, type ClusterEvidence } from '../diagnosis/evidence.js';
+import type { LlmTranscript } from '../diagnosis/llm.js';
+import type { Diagnosis } from '../diagnosis/schema.js';
+import { promote } from '../promotion.js';
+import { shadowReplay, type ReplayEpisode, type ShadowReport } from '../shadow-replay.js';
+import type { StoredBundle } from '../synthesis/bundle-files.js';
+import { rankHypotheses, synthesizeCandidate, type CandidateSpec } from '../synthesis/synthesize.js';
+import { gateCandidate, type CandidateVerdict } from './gating.js';
+import { rollout, type CampaignContext, type RolloutSet } from './context.js';
+import { assertDisjoint } from './seeds.js';
+
+/** Steps a recovery needs to act: a failure's "failure point" is this far before its end. */
+export const RECOVERY_HEADROOM = 60;
+/** Clusters diagnosed per generation (the largest ones). */
+const MAX_CLUSTERS = 4;
+
+export interface ClusteringArtifact {
+  readonly signatures: readonly FailureSignature[];
+  readonly clusters: readonly FailureCluster[];
+  readonly infra_failures: readonly number[];
+}
+
+export interface DiagnosesArtifact {
+  readonly evidence: readonly ClusterEvidence[];
+  readonly diagnoses: readonly Diagnosis[];
+  readonly transcripts: ReadonlyArray<LlmTranscript | null>;
+}
+
+export interface CandidateSummary {
+  readonly spec: CandidateSpec;
+  readonly shadow: ShadowReport | null;
+  readonly verdict: CandidateVerdict;
+}
+
+export interface GenerationOutcome {
+  readonly generation: number;
+  readonly parent_sha256: string;
+  readonly dev: RolloutSet;
+  readonly clustering: ClusteringArtifact | null;
+  readonly diagnoses: readonly Diagnosis[];
+  readonly candidates: readonly CandidateSummary[];
+  readonly promoted: StoredBundle | null;
+}
+
+export async function runGeneration(ctx: CampaignContext, g: number, parent: StoredBundle): Promise<GenerationOutcome> {
+  const devSeeds = ctx.preregistration.dev[String(g)]!;
+  assertDisjoint(devSeeds, ctx.preregistration.heldout); // never trust a file on disk: check again here
+  ctx.state.enter('dev-rollouts', g);
+  const dev = await rollout(ctx, parent, `dev-g${g}`, devSeeds);
+  ctx.state.enter('clustering', g);
+  const records = await loadRecords(ctx, dev);
+  const clustering = (await ctx.state.step(`gen-${g}/clusters.json`, () => clusterStep(ctx, dev, records))).value;
+  const outcome = { generation: g, parent_sha256: parent.sha256, dev, clustering, diagnoses: [] as Diagnosis[], candidates: [] as CandidateSummary[], promoted: null };
+  if (clustering.clusters.length === 0) {
+    ctx.log(`generation ${g}: no task failures to learn from`);
+    return outcome;
+  }
+  ctx.state.enter('diagnosis', g);
+  const diag = (await ctx.state.step(`gen-${g}/diagnoses.json`, () => diagnoseStep(ctx, dev, records, clustering))).value;
+  outcome.diagnoses.push(...diag.diagnoses);
+  const ranked = rankHypotheses(diag.diagnoses, clustering.clusters);
+  const replay = replayEpisodes(dev, records, clustering);
+  const seen = new Set<string>();
+  let rolledOut = 0;
+  for (let k = 0; k < ranked.length && rolledOut < ctx.manifest.gates.max_candidates; k++) {
+    const cluster = clustering.clusters.find((c) => c.id === ranked[k]!.cluster)!;
+    ctx.state.enter('synthesis', g, k);
+    const spec = (await ctx.state.step<CandidateSpec>(`gen-${g}/candidates/k${k}/synthesis.json`, () =>
+      synthesizeCandidate({
+        store: ctx.store, campaignId: ctx.campaignId, generation: g, index: k, parent, ranked: ranked[k]!, cluster,
+        evidence: diag.evidence.find((e) => e.cluster === cluster.id)!,
+        replay: replay.map((r) => ({ ...r, inCluster: cluster.seeds.includes(r.seed) })),
+        privileged: ctx.manifest.authorized_features.privileged,
+      }),
+    )).value;
+    const duplicate = spec.unbuildable === null && seen.has(spec.bundle_sha256);
+    seen.add(spec.bundle_sha256);
+    ctx.state.enter('shadow-replay', g, k);
+    const shadow = (await ctx.state.step<ShadowReport | null>(`gen-${g}/candidates/k${k}/shadow.json`, () =>
+      spec.unbuildable || duplicate ? null : shadowStep(ctx, spec, replay, cluster),
+    )).value;
+    ctx.state.enter('gating', g, k);
+    const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
+    const verdict = (await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
+      gateCandidate(ctx, { generation: g, parent, dev, spec, shadow, falsifier, duplicate }),
+    )).value;
+    ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
+    outcome.candidates.push({ spec, shadow, verdict });
+    if (verdict.ran_dev) rolledOut++;
+    if (verdict.decision === 'promoted') {
+      ctx.state.enter('promotion', g, k);
+      return { ...outcome, promoted: await promote(ctx, spec, shadow!, verdict) };
+    }
+    if (verdict.ran_heldout) break;
+  }
+  return outcome;
+}
+
+function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>): ClusteringArtifact {
+  const counted = dev.results.filter((r) => r.infra_failure === null);
+  const band = successBand(counted.filter((r) => r.success).map((r) => records.get(r.seed)!));
+  const signatures = counted.filter((r) => !r.success).map((r) => failureSignature(records.get(r.seed)!, ctx.milestones, band));
+  return {
+    signatures,
+    clusters: clusterFailures(signatures),
+    infra_failures: dev.results.filter((r) => r.infra_failure !== null).map((r) => r.seed),
+  };
+}
+
+async function diagnoseStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>, clustering: ClusteringArtifact): Promise<DiagnosesArtifact> {
+  const signatures = new Map(clustering.signatures.map((s) => [s.seed, s]));
+  const evidence = clustering.clusters.slice(0, MAX_CLUSTERS).map((cluster) =>
+    clusterEvidence({ task: ctx.manifest.task, milestones: ctx.milestones, cluster, signatures, records, results: dev.results }),
+  );
+  const diagnoses: Diagnosis[] = [];
+  const transcripts: Array<LlmTranscript | null> = [];
+  for (const e of evidence) {
+    const { diagnosis, transcript } = await ctx.diagnoser.diagnose(e);
+    diagnoses.push(diagnosis);
+    transcripts.push(transcript);
+  }
+  return { evidence, diagnoses, transcripts };
+}
+
+/** The parent's recorded development episodes (infrastructure failures left out), by seed. */
+async function loadRecords(ctx: CampaignContext, dev: RolloutSet): Promise<Map<number, EpisodeRecord>> {
+  const records = new Map<number, EpisodeRecord>();
+  for (const r of dev.results) {
+    if (r.record === null || r.infra_failure !== null) continue;
+    records.set(r.seed, await readEpisode(ctx.store.abs(r.record)));
+  }
+  return records;
+}
+
+/** Shadow replay's view of the parent's episodes; `inCluster` is set per candidate. */
+function replayEpisodes(dev: RolloutSet, records: Map<number, EpisodeRecord>, clustering: ClusteringArtifact): ReplayEpisode[] {
+  const sigs = new Map(clustering.signatures.map((s) => [s.seed, s]));
+  return dev.results
+    .filter((r) => records.has(r.seed))
+    .map((r) => {
+      const sig = sigs.get(r.seed);
+      const failurePoint = sig ? Math.max(sig.stall_step, sig.steps - 1 - RECOVERY_HEADROOM) : -1;
+      return { seed: r.seed, success: r.success, record: records.get(r.seed)!, failurePoint, inCluster: false };
+    });
+}
+
+/** The candidate's changed rules replayed over the parent's episodes, read-only. */
+function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly ReplayEpisode[], cluster: FailureCluster): ShadowReport {
+  const privileged = ctx.manifest.authorized_features.privileged;
+  const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { privileged });
+  const episodes = replay.map((r) => ({ ...r, inCluster: cluster.seeds.includes(r.seed) }));
+  return shadowReplay(episodes, bundle.rules, spec.changed_rules, privileged);
+}

@@ -1,0 +1,116 @@
+// The campaign manifest: everything that defines the experiment, frozen before any episode runs.
+// It is written once; a resumed campaign reads it back and refuses to continue under different
+// settings. Its sha256 names the campaign (`campaign_id`), and every later artifact descends from it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { FEATURES } from '../../critic/index.js';
+import { PACKAGE_ROOT, packagePath } from '../../zinfra/package-root.js';
+import { canonicalJson, sha256 } from './artifacts.js';
+import { assertDisjoint, devSeedsFor } from './seeds.js';
+
+export const GateSettingsSchema = z.strictObject({
+  /** One-sided exact McNemar level on the held-out discordant pairs. */
+  alpha: z.number().gt(0).lt(1),
+  /** Candidate-only successes minus parent-only successes must reach this (dev and held-out). */
+  min_gain: z.number().int().min(1),
+  /** Safety events (envelope interventions, aborts) the candidate may add over the parent. */
+  max_extra_safety_events: z.number().int().min(0),
+  /** Candidates that go through the dev gates per generation; the best one goes to held-out. */
+  max_candidates: z.number().int().min(1),
+});
+export type GateSettings = z.infer<typeof GateSettingsSchema>;
+
+export const DEFAULT_GATES: GateSettings = { alpha: 0.025, min_gain: 1, max_extra_safety_events: 0, max_candidates: 3 };
+
+export const ManifestSchema = z.strictObject({
+  version: z.literal(1),
+  suite: z.string(),
+  task: z.string(),
+  perturbation: z.strictObject({ name: z.string(), spec: z.unknown() }).nullable(),
+  policy: z.strictObject({ spec: z.string(), sha256: z.string().nullable() }),
+  /** The bundle the first generation starts from ("none" for an ungoverned policy). */
+  base_bundle: z.strictObject({ spec: z.string(), sha256: z.string().nullable() }),
+  seeds: z.strictObject({
+    heldout: z.array(z.number().int().min(0)),
+    dev_episodes: z.number().int().min(1),
+    dev_seed_base: z.number().int().min(0),
+    generations: z.number().int().min(1),
+  }),
+  gates: GateSettingsSchema,
+  /** The privileged features the runtime and candidate rules may read (and every other feature). */
+  authorized_features: z.strictObject({ privileged: z.boolean(), names: z.array(z.string()) }),
+  diagnoser: z.strictObject({ kind: z.enum(['builtin', 'llm']), model: z.string().nullable() }),
+  rollout: z.strictObject({ execute_steps: z.number().int().min(1) }),
+  code_version: z.string(),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** The preregistration: every seed any rollout of the campaign will use, fixed up front. */
+export interface Preregistration {
+  readonly manifest_sha256: string;
+  readonly heldout: readonly number[];
+  /** Generation (1-based, as a string key) → its development seeds. */
+  readonly dev: Readonly<Record<string, readonly number[]>>;
+}
+
+export function preregister(manifest: Manifest): Preregistration {
+  const dev: Record<string, number[]> = {};
+  for (let g = 1; g <= manifest.seeds.generations; g++) {
+    dev[String(g)] = devSeedsFor(g, manifest.seeds.dev_episodes, manifest.seeds.dev_seed_base);
+    assertDisjoint(dev[String(g)]!, manifest.seeds.heldout);
+  }
+  return { manifest_sha256: manifestSha(manifest), heldout: [...manifest.seeds.heldout], dev };
+}
+
+/** Every seed list of a preregistration, rechecked on load (a hand-edited file cannot sneak one in). */
+export function checkPreregistration(p: Preregistration): void {
+  for (const seeds of Object.values(p.dev)) assertDisjoint(seeds, p.heldout);
+}
+
+export function manifestSha(manifest: Manifest): string {
+  return sha256(canonicalJson(manifest));
+}
+
+export function campaignId(manifest: Manifest): string {
+  return manifestSha(manifest).slice(0, 12);
+}
+
+/** Registry names a run may read: all of them, minus the privileged ones when not authorized. */
+export function authorizedFeatureNames(privileged: boolean): string[] {
+  return FEATURES.map((f) => f.name).filter((n) => privileged || !n.startsWith('privileged.')).sort();
+}
+
+/** git HEAD of the checkout when there is one, else the package version. */
+export function codeVersion(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    if (/^[0-9a-f]{40}$/.test(head)) return `git:${head}`;
+  } catch {
+    // not a checkout (an installed package): fall through to the version
+  }
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+  return `package:${pkg.version}`;
+}
+
+/** sha256 of a local policy file, or null for a remote policy (its identity is its address). */
+export function fileSha(path: string | null): string | null {
+  return path && existsSync(path) ? sha256(readFileSync(path)) : null;
+}
+
+export class ManifestMismatchError extends Error {
+  override readonly name = 'ManifestMismatchError';
+}
+
+/**
+ * A resumed campaign must be the same experiment. Everything but the code version must match; a
+ * different code version is reported (the caller warns) because decisions may then differ.
+ */
+export function compareForResume(stored: Manifest, requested: Manifest): { codeChanged: boolean } {
+  const strip = (m: Manifest) => canonicalJson({ ...m, code_version: '' });
+  if (strip(stored) !== strip(requested)) {
+    const differing = (Object.keys(stored) as (keyof Manifest)[]).filter((k) => k !== 'code_version' && canonicalJson(stored[k]) !== canonicalJson(requested[k]));
+    throw new ManifestMismatchError(`the campaign root holds a different campaign (differs in: ${differing.join(', ')}); use a new --root`);
+  }
+  return { codeChanged: stored.code_version !== requested.code_version };
+}

@@ -1,0 +1,100 @@
+// Rollouts for a campaign: episodes of (task, seed) under a critic bundle, each one's outcome kept as
+// its own small file as soon as it ends. A killed campaign therefore loses at most the episodes in
+// flight; on resume only the missing seeds run. Outcomes hold only what is deterministic given the
+// seed (no wall times), so a resumed campaign's rollout artifacts hash the same as an uninterrupted one's.
+import { join } from 'node:path';
+import type { Perturbation } from '../../sim/index.js';
+import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
+import type { ArtifactStore } from './artifacts.js';
+import { contiguousRuns } from './seeds.js';
+
+/** One episode, as the campaign keeps it. */
+export interface EpisodeResult {
+  readonly task: string;
+  readonly seed: number;
+  readonly success: boolean;
+  /** Set when the episode failed through no fault of the policy or critic; never a task failure. */
+  readonly infra_failure: string | null;
+  readonly steps: number;
+  readonly milestones: readonly string[];
+  readonly reset_digest: string;
+  readonly policy_actions: number;
+  readonly recovery_actions: number;
+  readonly recoveries: number;
+  /** Envelope interventions plus a critic abort: what the regression gate counts. */
+  readonly safety_events: number;
+  /** The MCAP recording, relative to the campaign root. */
+  readonly record: string | null;
+}
+
+export interface RolloutRequest {
+  readonly task: string;
+  readonly seeds: readonly number[];
+  readonly perturbation: Perturbation | undefined;
+  /** The bundle's directory, or null for the ungoverned policy. */
+  readonly bundleDir: string | null;
+  /** Recordings go to recordDir/<task>/<seed>.mcap. */
+  readonly recordDir: string;
+}
+
+/**
+ * Runs episodes. The real one drives zinfra's evaluator; tests may pass a double. It must call
+ * onEpisode once per seed, in any order, and the outcome must depend only on (task, seed, bundle).
+ */
+export interface RolloutRunner {
+  /** The policy every rollout runs (recorded in each pair check). */
+  readonly policyLabel: string;
+  run(request: RolloutRequest, onEpisode: (outcome: EpisodeOutcome) => void): Promise<void>;
+}
+
+export function toResult(o: EpisodeOutcome, store: ArtifactStore): EpisodeResult {
+  const extra = o as EpisodeOutcome & { envelopeHits?: number; aborted?: boolean; recoveries?: number };
+  return {
+    task: o.task,
+    seed: o.seed,
+    success: o.infraFailure === null && o.success,
+    infra_failure: o.infraFailure,
+    steps: o.steps,
+    milestones: [...o.milestones],
+    reset_digest: o.resetDigest,
+    policy_actions: o.policyActions,
+    recovery_actions: o.recoveryActions,
+    recoveries: extra.recoveries ?? 0,
+    safety_events: (extra.envelopeHits ?? 0) + (extra.aborted ? 1 : 0),
+    record: o.recordPath ? store.rel(o.recordPath) : null,
+  };
+}
+
+/**
+ * Episodes of one (bundle, split) for the given seeds: cached per seed under `dir`, the missing ones
+ * run in contiguous blocks (the evaluator numbers seeds first + i). Returned in seed order.
+ */
+export async function rolloutSeeds(
+  runner: RolloutRunner,
+  store: ArtifactStore,
+  dir: string,
+  request: Omit<RolloutRequest, 'seeds' | 'recordDir'> & { seeds: readonly number[] },
+  onProgress?: (done: number, total: number) => void,
+): Promise<EpisodeResult[]> {
+  const outcomePath = (seed: number) => join(dir, 'outcomes', `${seed}.json`);
+  const missing = request.seeds.filter((s) => !store.exists(outcomePath(s)));
+  let done = request.seeds.length - missing.length;
+  for (const run of contiguousRuns(missing)) {
+    const seeds = Array.from({ length: run.count }, (_, i) => run.first + i);
+    await runner.run({ ...request, seeds, recordDir: store.abs(join(dir, 'episodes')) }, (o) => {
+      store.put(outcomePath(o.seed), toResult(o, store));
+      onProgress?.(++done, request.seeds.length);
+    });
+  }
+  return [...request.seeds].sort((a, b) => a - b).map((s) => {
+    if (!store.exists(outcomePath(s))) throw new Error(`the rollout of seed ${s} produced no outcome`);
+    return store.get<EpisodeResult>(outcomePath(s)).value;
+  });
+}
+
+/** Task-failure accounting that leaves infrastructure failures out entirely. */
+export function countOutcomes(results: readonly EpisodeResult[]): { successes: number; failures: number; infra: number; episodes: number } {
+  const infra = results.filter((r) => r.infra_failure !== null).length;
+  const successes = results.filter((r) => r.success).length;
+  return { successes, failures: results.length - infra - successes, infra, episodes: results.length - infra };
+}

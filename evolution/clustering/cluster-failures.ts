@@ -1,0 +1,55 @@
+// Failure clusters of one batch: signatures of the failed episodes, a distance between signatures,
+// complete-link clustering, a medoid per cluster. Failures that never reached the same milestone are
+// never merged: a grasp that slipped and an approach that stalled are different mechanisms even when
+// their feature snapshots look alike.
+import { completeLinkClusters } from './complete-link.js';
+import { SIGNATURE_FEATURES, type FailureSignature } from './signature.js';
+
+/** Signatures closer than this (in scaled feature units, see signatureDistance) may share a cluster. */
+export const CLUSTER_CUTOFF = 1.5;
+/** Distance between signatures of different first-missing milestones: above any cutoff. */
+const APART = 1e6;
+
+export interface FailureCluster {
+  readonly id: string;
+  readonly first_missing: string | null;
+  readonly first_missing_index: number;
+  /** Seeds of the member episodes, ascending. */
+  readonly seeds: readonly number[];
+  readonly medoid_seed: number;
+  readonly size: number;
+}
+
+/**
+ * Same first missing milestone: snapshot difference in units of each feature's scale, divided by
+ * the number of features (so ~1 means "typically one scale apart"), plus the divergence time
+ * difference in seconds-ish (20 steps) and half a unit when a different feature diverged first.
+ */
+export function signatureDistance(a: FailureSignature, b: FailureSignature): number {
+  if (a.first_missing_index !== b.first_missing_index) return APART;
+  const names = Object.keys(SIGNATURE_FEATURES);
+  let sq = 0;
+  for (const n of names) sq += ((a.snapshot[n]! - b.snapshot[n]!) / SIGNATURE_FEATURES[n]!) ** 2;
+  const snapshot = Math.sqrt(sq / names.length);
+  const ta = a.divergence_step ?? a.stall_step;
+  const tb = b.divergence_step ?? b.stall_step;
+  const time = Math.abs(ta - tb) / 20;
+  const feature = a.divergence_feature === b.divergence_feature ? 0 : 0.5;
+  return snapshot + time + feature;
+}
+
+export function clusterFailures(signatures: readonly FailureSignature[], cutoff = CLUSTER_CUTOFF): FailureCluster[] {
+  const sorted = [...signatures].sort((a, b) => a.seed - b.seed);
+  const clusters = completeLinkClusters(sorted.length, (i, j) => signatureDistance(sorted[i]!, sorted[j]!), cutoff);
+  return clusters.map((c, k) => {
+    const first = sorted[c.members[0]!]!;
+    return {
+      id: `c${k + 1}`,
+      first_missing: first.first_missing,
+      first_missing_index: first.first_missing_index,
+      seeds: c.members.map((i) => sorted[i]!.seed),
+      medoid_seed: sorted[c.medoid]!.seed,
+      size: c.members.length,
+    };
+  });
+}

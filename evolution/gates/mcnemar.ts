@@ -1,0 +1,22 @@
+// The exact one-sided McNemar test on paired binary outcomes. Only discordant pairs carry evidence:
+// b = the candidate succeeded where the parent failed, c = the reverse. Under "no difference" each
+// discordant pair is a fair coin, so the p-value of "the candidate is better" is P(X ≥ b) for
+// X ~ Binomial(b + c, 1/2). Exact, because held-out sets are small (20 episodes), where the
+// chi-square approximation is badly off.
+
+/** P(X ≥ b), X ~ Bin(b + c, 1/2); 1 when there are no discordant pairs. */
+export function mcnemarOneSided(b: number, c: number): number {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`mcnemar: counts must be non-negative integers, got b=${b}, c=${c}`);
+  const n = b + c;
+  if (n === 0) return 1;
+  // Sum in log space from the top: exact enough for any n a campaign produces, no overflow.
+  const logHalfN = -n * Math.LN2;
+  let logChoose = 0; // log C(n, n) = 0
+  let p = 0;
+  for (let k = n; k >= b; k--) {
+    p += Math.exp(logChoose + logHalfN);
+    // C(n, k−1) = C(n, k) · k / (n − k + 1)
+    logChoose += Math.log(k) - Math.log(n - k + 1);
+  }
+  return Math.min(1, p);
+}

@@ -1,0 +1,47 @@
+// Candidate bundles on disk, in the critic's bundle format (critic/bundles/bundle.ts: a manifest
+// naming a rule file and a recovery file). Each bundle lives in bundles/<first 12 of its sha256>/,
+// written as canonical JSON, so the directory name, the files and the hash agree and a rewrite after
+// a crash produces the same bytes. Parents are read with the critic's own loader.
+import { loadBundle, type BundleManifest } from '../../critic/bundles/bundle.js';
+import type { RecoveryFile, RecoveryFileInput, RuleFile, RuleFileInput } from '../../critic/index.js';
+import { canonicalJson, sha256, type ArtifactStore } from '../campaign/artifacts.js';
+
+export interface BundleContent {
+  readonly manifest: BundleManifest;
+  readonly rules: RuleFile | RuleFileInput;
+  readonly recoveries: RecoveryFile | RecoveryFileInput;
+}
+
+export interface StoredBundle extends BundleContent {
+  readonly sha256: string;
+  /** Directory relative to the campaign root, or null for "none" (no critic). */
+  readonly dir: string | null;
+}
+
+/** The empty bundle: an ungoverned policy. */
+export const NO_BUNDLE: StoredBundle = {
+  manifest: { version: 1, name: 'none', description: 'no critic', privileged: true, rules: 'rules.json', recoveries: 'recoveries.json', during_recovery: 'preempt_safety' },
+  rules: { version: 1, rules: [] },
+  recoveries: { version: 1, programs: [] },
+  sha256: sha256(canonicalJson({ none: true })),
+  dir: null,
+};
+
+export function bundleSha(content: BundleContent): string {
+  return sha256(canonicalJson({ manifest: content.manifest, rules: content.rules, recoveries: content.recoveries }));
+}
+
+/** Reads a bundle (`default`, a directory, a manifest path) with the critic's loader. */
+export function readBundle(spec: string, privileged: boolean): BundleContent {
+  const b = loadBundle(spec, { privileged });
+  return { manifest: b.manifest, rules: b.rules.source, recoveries: b.recoveries.source };
+}
+
+export function writeBundle(store: ArtifactStore, content: BundleContent): StoredBundle {
+  const sha = bundleSha(content);
+  const dir = `bundles/${sha.slice(0, 12)}`;
+  store.put(`${dir}/manifest.json`, { ...content.manifest, rules: 'rules.json', recoveries: 'recoveries.json' });
+  store.put(`${dir}/rules.json`, content.rules);
+  store.put(`${dir}/recoveries.json`, content.recoveries);
+  return { ...content, sha256: sha, dir };
+}
