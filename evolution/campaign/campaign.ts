@@ -53,8 +53,8 @@ export interface CampaignSummary {
 
 export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> {
   const store = new ArtifactStore(o.root);
-  const state = CampaignState.open(store);
   const log = o.log ?? (() => {});
+  const state = CampaignState.open(store, (phase, g, k) => log(`phase ${phase}${phase === 'report' || phase === 'done' ? '' : ` (generation ${g}${k === null ? '' : `, candidate ${k}`})`}`));
   // The base bundle is copied into the root first (content-addressed: a rewrite is the same bytes).
   const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, true));
   const manifest = await freezeManifest(store, state, requestedManifest(o, root), log);

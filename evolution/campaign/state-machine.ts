@@ -48,14 +48,16 @@ export class CampaignState {
   private constructor(
     private readonly store: ArtifactStore,
     private data: CampaignStateData,
+    private readonly onEnter: (phase: Phase, generation: number, candidate: number | null) => void,
   ) {}
 
-  static open(store: ArtifactStore): CampaignState {
+  /** `onEnter` hears every real transition (not replays): progress lines, and where a kill landed. */
+  static open(store: ArtifactStore, onEnter: (phase: Phase, generation: number, candidate: number | null) => void = () => {}): CampaignState {
     const path = join(store.root, STATE_FILE);
     const data = existsSync(path)
       ? (JSON.parse(readFileSync(path, 'utf8')) as CampaignStateData)
       : { version: 1 as const, phase: 'preregistered' as Phase, generation: 0, candidate: null, ledger: {} };
-    return new CampaignState(store, data);
+    return new CampaignState(store, data, onEnter);
   }
 
   get phase(): Phase {
@@ -83,6 +85,7 @@ export class CampaignState {
     }
     Object.assign(this.data, { phase, generation, candidate });
     this.save();
+    this.onEnter(phase, generation, candidate);
   }
 
   /** The step's artifact: read back when the ledger has it, otherwise computed, written and recorded. */

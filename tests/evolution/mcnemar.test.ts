@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { mcnemarOneSided } from '../../evolution/index.js';
+
+// Reference values: P(X ≥ b) for X ~ Binomial(b + c, 1/2), as scipy.stats.binomtest(b, b + c, 0.5,
+// alternative='greater').pvalue gives them; the fractions are exact.
+describe('exact one-sided McNemar', () => {
+  it.each([
+    [6, 0, 1 / 64],
+    [5, 0, 1 / 32],
+    [8, 2, 56 / 1024],
+    [3, 7, 968 / 1024],
+    [15, 5, 21700 / 1048576],
+    [1, 0, 0.5],
+    [0, 4, 1],
+  ])('b=%i c=%i → p=%f', (b, c, p) => {
+    expect(mcnemarOneSided(b, c)).toBeCloseTo(p, 12);
+  });
+
+  it('is 1 without discordant pairs and stays finite for large samples', () => {
+    expect(mcnemarOneSided(0, 0)).toBe(1);
+    // binomtest(600, 1000, 0.5, 'greater').pvalue = 1.3642e-10
+    expect(mcnemarOneSided(600, 400)).toBeGreaterThan(1.3e-10);
+    expect(mcnemarOneSided(600, 400)).toBeLessThan(1.45e-10);
+  });
+
+  it('six wins out of six discordant pairs is the smallest gain that passes α = 0.025', () => {
+    expect(mcnemarOneSided(5, 0)).toBeGreaterThan(0.025);
+    expect(mcnemarOneSided(6, 0)).toBeLessThan(0.025);
+    expect(mcnemarOneSided(7, 1)).toBeGreaterThan(0.025); // 9/256
+    expect(mcnemarOneSided(8, 1)).toBeLessThan(0.025); // 10/512
+    expect(mcnemarOneSided(8, 2)).toBeGreaterThan(0.025);
+  });
+
+  it('rejects counts that are not non-negative integers', () => {
+    expect(() => mcnemarOneSided(-1, 2)).toThrow(RangeError);
+    expect(() => mcnemarOneSided(1.5, 2)).toThrow(RangeError);
+  });
+});
