@@ -8,8 +8,8 @@ import { mcnemarOneSided } from '../gates/mcnemar.js';
 import { countPairs, pairEpisodes } from '../gates/paired.js';
 import { buildReport, type CampaignReport } from '../report/report.js';
 import { renderReportHtml } from '../report/html.js';
-import { NO_BUNDLE, readBundle, writeBundle, type StoredBundle } from '../synthesis/bundle-files.js';
-import { ArtifactStore } from './artifacts.js';
+import { NO_BUNDLE, bundleSha, readBundle, writeBundle, type StoredBundle } from '../synthesis/bundle-files.js';
+import { ArtifactHashError, ArtifactStore } from './artifacts.js';
 import { rollout, type CampaignContext } from './context.js';
 import { runGeneration, type GenerationOutcome } from './generation.js';
 import {
@@ -55,9 +55,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
   const store = new ArtifactStore(o.root);
   const log = o.log ?? (() => {});
   const state = CampaignState.open(store, (phase, g, k) => log(`phase ${phase}${phase === 'report' || phase === 'done' ? '' : ` (generation ${g}${k === null ? '' : `, candidate ${k}`})`}`));
-  // The base bundle is copied into the root first (content-addressed: a rewrite is the same bytes).
-  const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, true));
-  const manifest = await freezeManifest(store, state, requestedManifest(o, root), log);
+  const { manifest, root } = await freezeManifest(store, state, o, log);
   const prereg = (await state.step<Preregistration>('preregistration.json', () => preregister(manifest))).value;
   checkPreregistration(prereg);
   const ctx: CampaignContext = {
@@ -78,14 +76,14 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
   return summarize(ctx, report);
 }
 
-function requestedManifest(o: CampaignOptions, base: StoredBundle): Manifest {
+function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
   return ManifestSchema.parse({
     version: 1,
     suite: o.suite,
     task: o.task,
     perturbation: o.perturbation ? { name: o.perturbation.name, spec: o.perturbation.spec } : null,
     policy: { spec: o.policy.spec, sha256: fileSha(o.policy.file) },
-    base_bundle: { spec: o.baseBundle, sha256: base.sha256 },
+    base_bundle: { spec: o.baseBundle, sha256: baseSha },
     seeds: { heldout: [...o.heldout], dev_episodes: o.devEpisodes, dev_seed_base: DEV_SEED_BASE, generations: o.generations },
     gates: o.gates,
     // the embedded suite's features() exist for the critic only and never reach the policy
@@ -96,14 +94,39 @@ function requestedManifest(o: CampaignOptions, base: StoredBundle): Manifest {
   });
 }
 
-/** Writes the manifest once; a resumed campaign must be asking for the same experiment. */
-async function freezeManifest(store: ArtifactStore, state: CampaignState, requested: Manifest, log: (l: string) => void): Promise<Manifest> {
-  if (store.exists('manifest.json')) {
-    const stored = ManifestSchema.parse(store.get<Manifest>('manifest.json', state.ledger['manifest.json']).value);
-    if (compareForResume(stored, requested).codeChanged) log(`warning: resuming under code ${requested.code_version}; the campaign began under ${stored.code_version}`);
-    return (await state.step('manifest.json', () => stored)).value;
+/**
+ * Writes the manifest once, with the base bundle copied into the root. A resumed campaign must ask
+ * for the same experiment, and keeps using its frozen copy of the base even if the original changed.
+ */
+async function freezeManifest(store: ArtifactStore, state: CampaignState, o: CampaignOptions, log: (l: string) => void): Promise<{ manifest: Manifest; root: StoredBundle }> {
+  if (!store.exists('manifest.json')) {
+    // content-addressed: rewriting the copy after a crash gives the same bytes
+    const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, true));
+    return { manifest: (await state.step('manifest.json', () => requestedManifest(o, root.sha256))).value, root };
   }
-  return (await state.step('manifest.json', () => requested)).value;
+  const stored = ManifestSchema.parse(store.get<Manifest>('manifest.json', state.ledger['manifest.json']).value);
+  if (compareForResume(stored, requestedManifest(o, stored.base_bundle.sha256)).codeChanged) {
+    log(`warning: resuming under code ${codeVersion()}; the campaign began under ${stored.code_version}`);
+  }
+  const root = stored.base_bundle.spec === 'none' ? NO_BUNDLE : frozenBase(store, stored.base_bundle.sha256);
+  if (root !== NO_BUNDLE && currentSha(o.baseBundle) !== root.sha256) log(`warning: bundle "${o.baseBundle}" changed since the campaign began; it keeps its frozen copy ${root.dir}`);
+  return { manifest: (await state.step('manifest.json', () => stored)).value, root };
+}
+
+function frozenBase(store: ArtifactStore, sha: string): StoredBundle {
+  const dir = `bundles/${sha.slice(0, 12)}`;
+  const content = readBundle(store.abs(dir), true);
+  if (bundleSha(content) !== sha) throw new ArtifactHashError(`${dir}: the frozen base bundle no longer hashes to ${sha.slice(0, 12)}; the campaign root was modified`);
+  return { ...content, sha256: sha, dir };
+}
+
+/** The base bundle's hash as it is now (null when it cannot be read, e.g. mid-edit). */
+function currentSha(spec: string): string | null {
+  try {
+    return bundleSha(readBundle(spec, true));
+  } catch {
+    return null;
+  }
 }
 
 async function finalReport(ctx: CampaignContext, root: StoredBundle, final: StoredBundle, generations: readonly GenerationOutcome[]): Promise<CampaignReport> {

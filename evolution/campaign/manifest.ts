@@ -30,7 +30,7 @@ export const ManifestSchema = z.strictObject({
   perturbation: z.strictObject({ name: z.string(), spec: z.unknown() }).nullable(),
   policy: z.strictObject({ spec: z.string(), sha256: z.string().nullable() }),
   /** The bundle the first generation starts from ("none" for an ungoverned policy). */
-  base_bundle: z.strictObject({ spec: z.string(), sha256: z.string().nullable() }),
+  base_bundle: z.strictObject({ spec: z.string(), sha256: z.string() }),
   seeds: z.strictObject({
     heldout: z.array(z.number().int().min(0)),
     dev_episodes: z.number().int().min(1),
