@@ -9,7 +9,8 @@ export function mcnemarOneSided(b: number, c: number): number {
   if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`mcnemar: counts must be non-negative integers, got b=${b}, c=${c}`);
   const n = b + c;
   if (n === 0) return 1;
-  // Sum in log space from the top: exact enough for any n a campaign produces, no overflow.
+  if (n <= EXACT_MAX_N) return exactTail(n, b);
+  // Beyond that, sum in log space from the top: no overflow, relative error ~1e-13.
   const logHalfN = -n * Math.LN2;
   let logChoose = 0; // log C(n, n) = 0
   let p = 0;
@@ -19,4 +20,17 @@ export function mcnemarOneSided(b: number, c: number): number {
     logChoose += Math.log(k) - Math.log(n - k + 1);
   }
   return Math.min(1, p);
+}
+
+/** 2^n still fits a double up to here, so the tail is an exact integer ratio, rounded once. */
+const EXACT_MAX_N = 1000;
+
+function exactTail(n: number, b: number): number {
+  let choose = 1n; // C(n, k), starting at k = 0
+  let tail = 0n;
+  for (let k = 0; k <= n; k++) {
+    if (k >= b) tail += choose;
+    choose = (choose * BigInt(n - k)) / BigInt(k + 1);
+  }
+  return Number(tail) / Number(1n << BigInt(n));
 }

@@ -13,14 +13,15 @@ describe('exact one-sided McNemar', () => {
     [1, 0, 0.5],
     [0, 4, 1],
   ])('b=%i c=%i → p=%f', (b, c, p) => {
-    expect(mcnemarOneSided(b, c)).toBeCloseTo(p, 12);
+    expect(mcnemarOneSided(b, c)).toBe(p); // exact: the fractions are exact in binary
   });
 
   it('is 1 without discordant pairs and stays finite for large samples', () => {
     expect(mcnemarOneSided(0, 0)).toBe(1);
-    // binomtest(600, 1000, 0.5, 'greater').pvalue = 1.3642e-10
-    expect(mcnemarOneSided(600, 400)).toBeGreaterThan(1.3e-10);
-    expect(mcnemarOneSided(600, 400)).toBeLessThan(1.45e-10);
+    // binomtest(600, 1000, 0.5, 'greater').pvalue = 1.3642320780330092e-10 (exact path)
+    expect(mcnemarOneSided(600, 400) / 1.3642320780330092e-10).toBeCloseTo(1, 12);
+    // past the exact path: log-space sum, P(X ≥ 1100 | n = 2000) = 4.228544767751963e-6 by the exact integer ratio
+    expect(mcnemarOneSided(1100, 900) / 4.228544767751963e-6).toBeCloseTo(1, 9);
   });
 
   it('six wins out of six discordant pairs is the smallest gain that passes α = 0.025', () => {
