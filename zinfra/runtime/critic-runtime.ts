@@ -139,7 +139,7 @@ export class CriticRuntime {
     const kind = reentered ? 'reenter' : (d?.kind ?? 'execute');
     const recovery = reentered ? this.lastProgram : (d?.recovery ?? null);
     const reasons: string[] = [];
-    if (d?.cause) reasons.push(`rule ${d.cause.ruleId}`);
+    if (d?.cause) reasons.push(`rule ${d.cause.ruleId}${d.fromQueue ? ' (queued while a recovery ran)' : ''}`);
     if (reentered) reasons.push(`recovery ${this.executor.outcome}`);
     if (this.envelope.lastHits) reasons.push(`envelope ${limitNames(this.envelope.lastHits).join('+')}`);
     return { proposals, decision: { kind, ...(recovery ? { recovery } : {}), ...(reasons.length ? { reason: reasons.join('; ') } : {}) } };
