@@ -17,6 +17,8 @@ export interface Chosen {
   source: ActionSource;
   /** The policy's a_t this step, or null when it was not asked (a recovery drove). */
   proposed: Float32Array | null;
+  /** `proposed` came from a chunk (not the pipeline's own hold while a chunk was late). */
+  fromChunk: boolean;
   /** A recovery ended this step and control returned to the policy with a fresh chunk. */
   reentered: boolean;
 }
@@ -35,12 +37,14 @@ export async function chooseAction(
   out: Chosen,
 ): Promise<boolean> {
   out.proposed = null;
+  out.fromChunk = false;
   out.reentered = false;
   out.source = 'recovery';
   if (!critic?.recovering) {
     const next = await ask(obs, step, false);
     out.proposed = next.action;
-    out.source = next.source === 'hold' ? 'hold' : 'policy';
+    out.fromChunk = next.source === 'chunk';
+    out.source = out.fromChunk ? 'policy' : 'hold';
   }
   if (!critic) {
     out.action = out.proposed!;
@@ -51,10 +55,12 @@ export async function chooseAction(
   if (code === STEP_REENTER) {
     // Re-entry contract: the chunk was planned before the recovery moved the robot; drop it and
     // execute the first action of a fresh one, planned from this observation.
-    out.proposed = (await ask(obs, step, true)).action;
+    const fresh = await ask(obs, step, true);
+    out.proposed = fresh.action;
+    out.fromChunk = fresh.source === 'chunk';
     critic.resume(out.proposed);
     out.reentered = true;
-    out.source = 'policy';
+    out.source = out.fromChunk ? 'policy' : 'hold';
   } else if (code === STEP_RECOVERY) out.source = 'recovery';
   else if (code === STEP_HOLD) out.source = 'hold';
   out.action = critic.finish(obs.state);

@@ -125,7 +125,7 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     options.onDecision?.(performance.now() - asked, next.source);
     return next;
   };
-  const chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, reentered: false };
+  const chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, fromChunk: false, reentered: false };
   let obs = reset.obs;
   let steps = 0;
   let success = false;
@@ -138,23 +138,23 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     const maxSteps = Math.min(envSpec.maxSteps, options.stepLimit ?? Infinity);
     while (steps < maxSteps) {
       await tick?.(steps);
+      // observe (obs) → the policy's a_t → critic, governor, recovery, envelope → env.step → record
       if (!(await chooseAction(obs, steps, ask, critic, features, chosen))) {
         aborted = true;
         break;
       }
-      const { action, source, proposed } = chosen;
+      const { action, source, proposed, fromChunk } = chosen;
       if (source === 'hold') holds++;
       else if (source === 'recovery') recoveryActions++;
       const stateBefore = recorder ? obs.state.slice() : undefined;
       const objectsBefore = recorder ? obs.objects.slice() : undefined;
-      // 3. the env
       const result = await env.step(action);
       if (recorder) {
         recorder.append({
           step: steps,
           state: stateBefore!,
           objects: objectsBefore!,
-          policyAction: source === 'policy' && proposed ? proposed.slice() : null,
+          policyAction: fromChunk ? proposed!.slice() : null,
           action: action.slice(),
           source,
           reward: result.reward,
