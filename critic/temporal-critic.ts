@@ -4,7 +4,7 @@
 // Hot path: no allocation, no await. The result object and its arrays are allocated once and
 // overwritten by every `evaluate`; copy what you need before the next call.
 import { FeatureFrame } from './features/frame.js';
-import { RULE_CLEAR, RULE_FIRED, RULE_INACTIVE, RULE_UNKNOWN } from './rules/compiled-rule.js';
+import { RULE_CLEAR, RULE_INACTIVE } from './rules/compiled-rule.js';
 import type { RuleSet } from './rules/compile.js';
 import type { Proposal } from './rules/proposal.js';
 
@@ -27,14 +27,14 @@ export class TemporalCritic {
   readonly result: CriticResult;
 
   constructor(readonly ruleSet: RuleSet) {
-    const n = ruleSet.size;
     this.result = {
       // Filled with real proposals so the array stays packed (no holes, one element kind).
       proposals: ruleSet.rules.map((r) => r.proposal),
       count: 0,
-      status: new Uint8Array(n),
-      margins: new Float64Array(n).fill(Number.NaN),
-      nanRules: new Int32Array(n),
+      // The table's own arrays (views of its storage), written in place by every evaluate.
+      status: ruleSet.table.status,
+      margins: ruleSet.table.margins,
+      nanRules: ruleSet.table.nanRules,
       nanCount: 0,
       steps: 0,
     };
@@ -43,20 +43,8 @@ export class TemporalCritic {
   /** Evaluates all rules on this step's frame (or its values, e.g. a recorded frame). */
   evaluate(frame: FeatureFrame | Float64Array): CriticResult {
     const v = frame instanceof Float64Array ? frame : frame.values;
-    const rules = this.ruleSet.rules;
     const r = this.result;
-    let count = 0;
-    let nan = 0;
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i]!;
-      const s = rule.step(v);
-      r.status[i] = s;
-      r.margins[i] = rule.margin;
-      if (s === RULE_FIRED) r.proposals[count++] = rule.proposal;
-      else if (s === RULE_UNKNOWN) r.nanRules[nan++] = i;
-    }
-    r.count = count;
-    r.nanCount = nan;
+    this.ruleSet.table.evaluate(v, r); // status, margins, proposals and NaN list, in rule order
     r.steps++;
     return r;
   }
@@ -73,7 +61,7 @@ export class TemporalCritic {
 
   /** Start of an episode: clears every rule's windows, dwell and cooldown. */
   reset(): void {
-    for (const rule of this.ruleSet.rules) rule.reset();
+    this.ruleSet.table.reset();
     const r = this.result;
     r.count = r.nanCount = r.steps = 0;
     r.status.fill(RULE_INACTIVE);

@@ -6,6 +6,7 @@ import { compileCondition } from './condition.js';
 import { CompiledRule } from './compiled-rule.js';
 import type { Proposal } from './proposal.js';
 import { RuleFileSchema, type RuleFile, type RuleSpec } from './schema.js';
+import { compileTable, type RuleTable } from './table.js';
 
 export interface RuleLoadOptions {
   /** The run authorizes privileged features; a rule reading one otherwise is rejected. */
@@ -16,9 +17,14 @@ export interface RuleLoadOptions {
   readonly file?: string;
 }
 
-/** A compiled, immutable set of rules. Temporal state lives in the rules; see TemporalCritic. */
+/**
+ * A compiled set of rules. Temporal state lives in the set (its table and its rules), so one set
+ * serves one critic at a time; see TemporalCritic.
+ */
 export class RuleSet {
   private readonly byId: ReadonlyMap<string, number>;
+  /** The set as typed-array tables, evaluated kind by kind (rules of other shapes: their closures). */
+  readonly table: RuleTable;
 
   constructor(
     readonly rules: readonly CompiledRule[],
@@ -26,6 +32,7 @@ export class RuleSet {
     readonly source: RuleFile,
   ) {
     this.byId = new Map(rules.map((r) => [r.id, r.index]));
+    this.table = compileTable(source, rules);
   }
 
   get size(): number {
