@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Perturbation } from '../../sim/index.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import type { ArtifactStore } from './artifacts.js';
+import { readEpisode } from '../../zinfra/recording/episode-reader.js';
+import { countSafetyEvents } from './safety-events.js';
 import { contiguousRuns } from './seeds.js';
 
 /** One episode, as the campaign keeps it. */
@@ -21,7 +23,7 @@ export interface EpisodeResult {
   readonly policy_actions: number;
   readonly recovery_actions: number;
   readonly recoveries: number;
-  /** Envelope interventions plus a critic abort: what the regression gate counts. */
+  /** Safety-rule onsets, aborts, workspace stops (safety-events.ts): what the gates compare. */
   readonly safety_events: number;
   /** The MCAP recording, relative to the campaign root. */
   readonly record: string | null;
@@ -47,8 +49,9 @@ export interface RolloutRunner {
   run(request: RolloutRequest, onEpisode: (outcome: EpisodeOutcome) => void): Promise<void>;
 }
 
-export function toResult(o: EpisodeOutcome, store: ArtifactStore): EpisodeResult {
-  const extra = o as EpisodeOutcome & { envelopeHits?: number; aborted?: boolean; recoveries?: number };
+/** The campaign's record of an episode; safety events are counted from its recording. */
+export async function toResult(o: EpisodeOutcome, store: ArtifactStore): Promise<EpisodeResult> {
+  const safety = o.recordPath ? countSafetyEvents(await readEpisode(o.recordPath)) : o.aborted ? 1 : 0;
   return {
     task: o.task,
     seed: o.seed,
@@ -59,8 +62,8 @@ export function toResult(o: EpisodeOutcome, store: ArtifactStore): EpisodeResult
     reset_digest: o.resetDigest,
     policy_actions: o.policyActions,
     recovery_actions: o.recoveryActions,
-    recoveries: extra.recoveries ?? 0,
-    safety_events: (extra.envelopeHits ?? 0) + (extra.aborted ? 1 : 0),
+    recoveries: o.recoveries,
+    safety_events: safety,
     record: o.recordPath ? store.rel(o.recordPath) : null,
   };
 }
@@ -81,10 +84,15 @@ export async function rolloutSeeds(
   let done = request.seeds.length - missing.length;
   for (const run of contiguousRuns(missing)) {
     const seeds = Array.from({ length: run.count }, (_, i) => run.first + i);
+    // each outcome is kept as soon as its episode ends (chained: reading the recording is async)
+    let kept = Promise.resolve();
     await runner.run({ ...request, seeds, recordDir: store.abs(join(dir, 'episodes')) }, (o) => {
-      store.put(outcomePath(o.seed), toResult(o, store));
-      onProgress?.(++done, request.seeds.length);
+      kept = kept.then(async () => {
+        store.put(outcomePath(o.seed), await toResult(o, store));
+        onProgress?.(++done, request.seeds.length);
+      });
     });
+    await kept;
   }
   return [...request.seeds].sort((a, b) => a - b).map((s) => {
     if (!store.exists(outcomePath(s))) throw new Error(`the rollout of seed ${s} produced no outcome`);

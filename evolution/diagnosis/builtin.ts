@@ -64,6 +64,14 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
       rationale: `grasped in ${fmt(100 * e.grasped_fraction)}% of the post-stall steps`,
     });
   }
+  if (e.parent_program_suspect && e.program_exhausted_share >= 0.5 && e.recovery_step_share >= 0.3) {
+    out.push({
+      id: 'recovery-program-tolerance', layer: 'recovery', template: 'retune_program', program_id: e.parent_program_suspect,
+      score: round(e.program_exhausted_share * Math.min(1, 1.5 * e.recovery_step_share)),
+      mechanism: `the parent's program ${e.parent_program_suspect} drives these episodes and runs out of budget: its approach tolerance is tighter than the state it reads allows, so it never descends; the tolerance is refitted to the errors it met`,
+      rationale: `${fmt(100 * e.recovery_step_share)}% of the steps under a parent program; ${fmt(100 * e.program_exhausted_share)}% of ${e.parent_program_suspect}'s runs exhausted`,
+    });
+  }
   const recoveryShare = e.size ? e.parent_recovery_failures / e.size : 0;
   if (e.parent_rule_suspect && recoveryShare >= 0.5) {
     out.push({

@@ -28,6 +28,12 @@ export interface ClusterEvidence {
   readonly parent_recovery_successes: number;
   /** The parent rule that fired most in members and not in successes (for critic hypotheses). */
   readonly parent_rule_suspect: string | null;
+  /** The parent program that drove the most steps of the members (for recovery hypotheses). */
+  readonly parent_program_suspect: string | null;
+  /** Share of the members' steps driven by any parent recovery program. */
+  readonly recovery_step_share: number;
+  /** Share of the suspect program's runs in members that ended with its budget exhausted. */
+  readonly program_exhausted_share: number;
   /** Steps successes took to reach the missing milestone: median and maximum (NaN when none did). */
   readonly success_steps_to_milestone_median: number;
   readonly success_steps_to_milestone_max: number;
@@ -69,6 +75,7 @@ export function clusterEvidence(input: EvidenceInput): ClusterEvidence {
     disturbed_fraction: mean(members.map(({ rec }) => (Math.max(0, ...featureSeries(rec, 'disturbed').map((v) => (Number.isFinite(v) ? v : 0))) > 0 ? 1 : 0))),
     parent_recovery_failures: results.filter((r) => memberSet.has(r.seed) && r.recoveries > 0).length,
     parent_recovery_successes: successes.filter((r) => r.recoveries > 0).length,
+    ...programUse(members.map((m) => m.rec)),
     parent_rule_suspect: suspectRule(members.map((m) => m.rec), successes.map((r) => records.get(r.seed)).filter((r): r is EpisodeRecord => r !== undefined)),
     success_steps_to_milestone_median: reach.length ? reach[Math.floor((reach.length - 1) / 2)]! : Number.NaN,
     success_steps_to_milestone_max: reach.length ? reach[reach.length - 1]! : Number.NaN,
@@ -132,4 +139,35 @@ function suspectRule(failures: readonly EpisodeRecord[], successes: readonly Epi
     }
   }
   return best;
+}
+
+/** Which parent program drove the failures, how much of them, and how often it ran out of budget. */
+function programUse(failures: readonly EpisodeRecord[]): { parent_program_suspect: string | null; recovery_step_share: number; program_exhausted_share: number } {
+  const steps = new Map<string, number>();
+  const runs = new Map<string, { ended: number; exhausted: number }>();
+  let total = 0;
+  let recovering = 0;
+  for (const r of failures) {
+    for (const s of r.steps) {
+      total++;
+      const d = s.decision;
+      if (!d?.recovery) continue;
+      if (d.kind === 'recover') {
+        recovering++;
+        steps.set(d.recovery, (steps.get(d.recovery) ?? 0) + 1);
+      } else if (d.kind === 'reenter') {
+        const run = runs.get(d.recovery) ?? { ended: 0, exhausted: 0 };
+        run.ended++;
+        if (d.reason?.includes('exhausted')) run.exhausted++;
+        runs.set(d.recovery, run);
+      }
+    }
+  }
+  const suspect = [...steps.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+  const run = suspect ? runs.get(suspect) : undefined;
+  return {
+    parent_program_suspect: suspect,
+    recovery_step_share: total ? recovering / total : 0,
+    program_exhausted_share: run && run.ended ? run.exhausted / run.ended : 0,
+  };
 }

@@ -10,7 +10,7 @@ export type Layer = (typeof LAYERS)[number];
  * Rule templates synthesis knows how to build (synthesis/templates.ts). `none`: the mechanism lies
  * outside what a bundle can change (e.g. the evaluation itself), so no candidate is built.
  */
-export const TEMPLATES = ['stall', 'oscillation', 'deadline', 'disturbance', 'grasp_empty', 'suppress_rule', 'none'] as const;
+export const TEMPLATES = ['stall', 'oscillation', 'deadline', 'disturbance', 'grasp_empty', 'suppress_rule', 'retune_program', 'none'] as const;
 export type TemplateId = (typeof TEMPLATES)[number];
 
 export const HypothesisSchema = z.strictObject({
@@ -20,6 +20,8 @@ export const HypothesisSchema = z.strictObject({
   template: z.enum(TEMPLATES),
   /** For suppress_rule: the parent rule the hypothesis blames. */
   rule_id: z.string().optional(),
+  /** For retune_program: the parent recovery program the hypothesis blames. */
+  program_id: z.string().optional(),
   /** How strongly the evidence supports it, 0..1 (orders the candidates). */
   score: z.number().min(0).max(1),
   rationale: z.string(),

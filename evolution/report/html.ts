@@ -63,7 +63,7 @@ function gateTable(gens: readonly GenerationRow[]): string {
   const head = '<tr><th>gen</th><th>candidate</th><th>hypothesis</th><th>fit</th><th>gate</th><th>parent</th><th>candidate</th><th>b</th><th>c</th><th>p</th><th>result</th><th>decision</th></tr>';
   const rows = gens.flatMap((g) =>
     g.candidates.flatMap((c) => {
-      const fit = c.fit ? `θ=${c.fit.theta}, dwell ${c.fit.dwell}` : '';
+      const fit = c.fit ? `θ=${c.fit.theta}, dwell ${c.fit.dwell}` : c.tolerances ? `xy_tol ${Object.entries(c.tolerances).map(([p, v]) => `${p} ${v}`).join(', ')}` : '';
       const lead = `<td>${g.generation}</td><td>${esc(c.id)}</td><td>${esc(c.hypothesis)} (${esc(c.layer)})</td><td>${esc(fit)}</td>`;
       if (c.gates.length === 0) return [`<tr>${lead}<td colspan="7">${esc(c.stage)}: ${esc(c.reason)}</td><td class="fail">${esc(c.decision)}</td></tr>`];
       return c.gates.map((x) =>

@@ -15,6 +15,7 @@ export interface CandidateRow {
   readonly template: string;
   readonly mechanism: string;
   readonly fit: { theta: number; dwell: number } | null;
+  readonly tolerances: Readonly<Record<string, number>> | null;
   readonly shadow: { triggers: number; targeted: number; false_alarms: number; successes: number } | null;
   readonly decision: string;
   readonly stage: string;
@@ -95,6 +96,7 @@ function generationRow(g: GenerationOutcome): GenerationRow {
       template: spec.hypothesis.template,
       mechanism: spec.hypothesis.mechanism,
       fit: spec.fit ? { theta: spec.fit.theta, dwell: spec.fit.dwell } : null,
+      tolerances: spec.tolerances ?? null,
       shadow: shadow ? { triggers: shadow.triggers, targeted: shadow.targeted_failures, false_alarms: shadow.false_alarms, successes: shadow.successes } : null,
       decision: verdict.decision,
       stage: verdict.stage,

@@ -11,6 +11,7 @@ import type { ReplayEpisode } from '../shadow-replay.js';
 import { writeBundle, type StoredBundle } from './bundle-files.js';
 import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
+import { fitTolerances, retuneProgram } from './retune.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
 
 export interface RankedHypothesis {
@@ -35,6 +36,8 @@ export interface CandidateSpec {
   /** Ids of the rules this candidate adds or changes (what shadow replay watches). */
   readonly changed_rules: readonly string[];
   readonly fit: FitResult | null;
+  /** retune_program: the fitted xy tolerance per point. */
+  readonly tolerances?: Readonly<Record<string, number>> | null;
   readonly parent_sha256: string;
   readonly bundle_sha256: string;
   readonly bundle_dir: string;
@@ -55,39 +58,76 @@ export interface SynthesisInput {
   readonly privileged: boolean;
 }
 
+/** One mechanism change to the parent: its rules and programs after the change, or why none could be made. */
+type Change =
+  | { readonly rules: RuleInput[]; readonly programs: unknown[]; readonly changed: string[]; readonly fit: FitResult | null; readonly tolerances: Record<string, number> | null }
+  | { readonly unbuildable: string };
+
 export function synthesizeCandidate(input: SynthesisInput): CandidateSpec {
   const { parent, ranked, generation, index } = input;
-  const h = ranked.hypothesis;
   const id = `g${generation}-k${index}`;
-  const evidence = [`${input.campaignId}/gen-${generation}/${ranked.cluster}`, `hypothesis:${h.id}`];
-  const base = { id, generation, cluster: ranked.cluster, hypothesis: h, parent_sha256: parent.sha256 };
-  const parentRules = parent.rules.rules as RuleInput[];
-  let rules: RuleInput[];
-  let programs = [...(parent.recoveries.programs as unknown[])];
-  let changed: string;
-  let fit: FitResult | null = null;
-  if (h.template === 'suppress_rule') {
-    const target = parentRules.find((r) => r.id === h.rule_id);
-    if (!target) return { ...base, changed_rules: [], fit: null, bundle_sha256: '', bundle_dir: '', unbuildable: `the parent has no rule "${h.rule_id}"` };
-    rules = parentRules.map((r) => (r.id === target.id ? suppressed(r, evidence) : r));
-    changed = target.id;
-  } else {
-    const ruleId = `evo.${id}.${h.template}`;
-    const recoveryId = `evo_${id.replace('-', '_')}_${h.template}`;
-    const template = fittableRule(h.template, { ruleId, recoveryId, stage: input.cluster.first_missing_index, successSteps: input.evidence.success_steps_to_milestone_max });
-    if (!template || input.cluster.first_missing === null) {
-      return { ...base, changed_rules: [], fit: null, bundle_sha256: '', bundle_dir: '', unbuildable: `template ${h.template} has no rule for this cluster` };
-    }
-    fit = fitThreshold(template, recoveryId, input.replay, input.privileged);
-    rules = [...parentRules, withFit(template, fit.theta, fit.dwell, evidence)];
-    programs = [...programs, programFor(input.cluster.first_missing, recoveryId)];
-    changed = ruleId;
-  }
+  const evidence = [`${input.campaignId}/gen-${generation}/${ranked.cluster}`, `hypothesis:${ranked.hypothesis.id}`];
+  const base = { id, generation, cluster: ranked.cluster, hypothesis: ranked.hypothesis, parent_sha256: parent.sha256 };
+  const change = ranked.hypothesis.template === 'retune_program'
+    ? retuneChange(input)
+    : ranked.hypothesis.template === 'suppress_rule' ? suppressChange(input, evidence) : ruleChange(input, id, evidence);
+  if ('unbuildable' in change) return { ...base, changed_rules: [], fit: null, bundle_sha256: '', bundle_dir: '', unbuildable: change.unbuildable };
+  return finish(input, base, change, evidence);
+}
+
+const parentRules = (input: SynthesisInput) => input.parent.rules.rules as RuleInput[];
+const parentPrograms = (input: SynthesisInput) => [...(input.parent.recoveries.programs as unknown[])];
+
+/** A template rule, threshold fitted by shadow replay, and the program that completes the stage. */
+function ruleChange(input: SynthesisInput, id: string, evidence: readonly string[]): Change {
+  const h = input.ranked.hypothesis;
+  const ruleId = `evo.${id}.${h.template}`;
+  const recoveryId = `evo_${id.replace('-', '_')}_${h.template}`;
+  const template = fittableRule(h.template, { ruleId, recoveryId, stage: input.cluster.first_missing_index, successSteps: input.evidence.success_steps_to_milestone_max });
+  if (!template || input.cluster.first_missing === null) return { unbuildable: `template ${h.template} has no rule for this cluster` };
+  const fit = fitThreshold(template, recoveryId, input.replay, input.privileged);
+  return {
+    rules: [...parentRules(input), withFit(template, fit.theta, fit.dwell, evidence)],
+    programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId)],
+    changed: [ruleId], fit, tolerances: null,
+  };
+}
+
+/** The blamed parent rule waits longer before it fires. */
+function suppressChange(input: SynthesisInput, evidence: readonly string[]): Change {
+  const h = input.ranked.hypothesis;
+  const target = parentRules(input).find((r) => r.id === h.rule_id);
+  if (!target) return { unbuildable: `the parent has no rule "${h.rule_id}"` };
+  const rules = parentRules(input).map((r) => (r.id === target.id ? suppressed(r, evidence) : r));
+  return { rules, programs: parentPrograms(input), changed: [target.id], fit: null, tolerances: null };
+}
+
+/** The blamed parent program with its approach tolerances refitted from the recordings. */
+function retuneChange(input: SynthesisInput): Change {
+  const h = input.ranked.hypothesis;
+  const programs = parentPrograms(input);
+  const at = programs.findIndex((p) => (p as { id?: string }).id === h.program_id);
+  if (at < 0) return { unbuildable: `the parent has no program "${h.program_id}"` };
+  const tolerances = fitTolerances(h.program_id!, input.replay.filter((r) => !r.success && r.inCluster).map((r) => r.record));
+  if (Object.keys(tolerances).length === 0) return { unbuildable: `${h.program_id} drove too few recorded steps to fit a tolerance` };
+  programs[at] = retuneProgram(programs[at] as Record<string, unknown>, tolerances);
+  // the rules are unchanged; shadow replay watches the ones that start the program (when it would run)
+  const starters = parentRules(input).filter((r) => r.propose.action === 'recovery' && r.propose.recovery === h.program_id).map((r) => r.id);
+  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances };
+}
+
+type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'hypothesis' | 'parent_sha256'>;
+
+/** Writes the candidate bundle: the parent's manifest settings, the changed rules and programs. */
+function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Change, { unbuildable: string }>, evidence: readonly string[]): CandidateSpec {
+  const { rules, programs, changed, fit, tolerances } = change;
+  const { parent, ranked } = input;
+  const h = ranked.hypothesis;
   const bundle = writeBundle(input.store, {
     manifest: {
       version: 1,
-      name: `${parent.manifest.name}+${id}`,
-      description: `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism})`,
+      name: `${parent.manifest.name}+${base.id}`,
+      description: `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`,
       privileged: true,
       privileged_reason: 'evolved rules read the stage (milestones reached) and aim recoveries at the task object and its place point',
       rules: 'rules.json',
@@ -97,5 +137,5 @@ export function synthesizeCandidate(input: SynthesisInput): CandidateSpec {
     rules: { version: 1, rules },
     recoveries: { version: 1, programs: programs as never },
   });
-  return { ...base, changed_rules: [changed], fit, bundle_sha256: bundle.sha256, bundle_dir: bundle.dir!, unbuildable: null };
+  return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, bundle_dir: bundle.dir!, unbuildable: null };
 }

@@ -51,9 +51,9 @@ export function fittableRule(template: TemplateId, args: TemplateArgs): Fittable
     guards: [
       { op: 'eq', feature: 'episode.in_recovery', value: 0 },
       { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
-      // at most two takeovers per episode from one evolved rule: a program that does not help must
-      // not loop until the episode runs out
-      { op: 'lt', feature: 'episode.recoveries', value: 2 },
+      // judge the policy, not the aftermath of a recovery (the parent's or this rule's own); with
+      // the cooldown this also bounds how often a program that does not help can take over
+      { op: 'ge', feature: 'episode.steps_since_recovery', value: 20 },
     ],
     when: { op: spec.op, feature: spec.feature, value: theta0 },
     dwell: spec.dwells[0]!,
