@@ -336,7 +336,8 @@ const H_ST = 65;
 const H_OS = 66;
 const H_OM = 67;
 const H_ON = 68;
-const H_SIZE = 69;
+const H_OF = 69;
+const H_SIZE = 70;
 
 /** Deque records in I32: values at (F64), steps at (F64), capacity, head, size. */
 const D_VALS = 0, D_SEQS = 1, D_CAP = 2, D_HEAD = 3, D_SIZE = 4, D_REC = 5;
@@ -441,6 +442,7 @@ function makeTable(t: TableSpec): RuleTable {
   hv[H_OS] = put('u8', n);
   hv[H_OM] = put('f64', new Float64Array(n).fill(Number.NaN));
   hv[H_ON] = put('i32', n);
+  hv[H_OF] = put('i32', n); // indices of the rules that fired, in order
   const h = put('i32', hv);
 
   if (!fits) {
@@ -504,6 +506,11 @@ function resetNodes(h: number, i: number): void {
       I32[I32[WX + id]! + D_HEAD] = I32[I32[WX + id]! + D_SIZE] = 0;
     }
   }
+}
+
+/** `i` if below `size`, else 0 (i ≤ size): a ring index step without a branch. */
+function wrap(i: number, size: number): number {
+  return i & -+(i !== size);
 }
 
 /** Deque `rec`: drops values observed before step `minSeq`. */
@@ -653,7 +660,7 @@ function evalStagnant(h: number, v: Float64Array, seq: number): void {
     const nan = +(x !== x);
     U8[base + head] = nan;
     nans += nan;
-    head = head + 1 === window ? 0 : head + 1;
+    head = wrap(head + 1, window);
     I32[SH + k] = head;
     I32[SC + k] = count;
     I32[SN + k] = nans;
@@ -687,7 +694,7 @@ function evalTrend(h: number, v: Float64Array): void {
     const x = v[I32[TSL + k]!]!, size = I32[TSZ + k]!, base = I32[TB + k]!;
     let head = I32[TH + k]!, count = I32[TC + k]!;
     F64[base + head] = x;
-    head = head + 1 === size ? 0 : head + 1;
+    head = wrap(head + 1, size);
     if (count < size) count++;
     I32[TH + k] = head;
     I32[TC + k] = count;
@@ -718,7 +725,7 @@ function evalWindows(h: number, seq: number): void {
     else count++;
     U8[base + head] = s;
     I32[c3 + s]!++;
-    head = head + 1 === window ? 0 : head + 1;
+    head = wrap(head + 1, window);
     I32[WH + k] = head;
     I32[WC + k] = count;
     const d = I32[WX + k]!, always = U8[WA + k] === 1;
@@ -755,7 +762,7 @@ function evalWindows(h: number, seq: number): void {
 /** 6. Dwell, cooldown and status of every rule in rule order; proposals and NaN list in that order. */
 function evalRules(h: number, v: Float64Array, r: TableResult, generic: readonly (CompiledRule | null)[], proposal: readonly Proposal[]): void {
   const N = I32[h + H_N]!, RG = I32[h + H_RG]!, CL = I32[h + H_CL]!, GV = I32[h + H_GV]!, DC = I32[h + H_DC]!, RT = I32[h + H_RT]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!, RD = I32[h + H_RD]!, RC = I32[h + H_RC]!, ST = I32[h + H_ST]!;
-  const OS = I32[h + H_OS]!, OM = I32[h + H_OM]!, ON = I32[h + H_ON]!;
+  const OS = I32[h + H_OS]!, OM = I32[h + H_OM]!, ON = I32[h + H_ON]!, OF = I32[h + H_OF]!;
   const proposals = r.proposals;
   let count = 0, nan = 0;
   for (let i = 0; i < N; i++) {
@@ -777,19 +784,25 @@ function evalRules(h: number, v: Float64Array, r: TableResult, generic: readonly
         // By arithmetic and a lookup: whether a rule holds changes with the data.
         const o = I32[RT + i]!, tv = U8[TV + o]!;
         F64[OM + i] = F64[MG + o]!;
+        // Masks rather than products: `x & -b` is x or 0 for b ∈ {0, 1}, with no overflow check.
         const holds = +(tv === TRUE);
-        const d = (I32[DC + i]! + 1) * holds; // an unknown step breaks the run, like a false one
+        const d = (I32[DC + i]! + 1) & -holds; // an unknown step breaks the run, like a false one
         const reached = +(d >= I32[RD + i]!) & holds;
         const fire = reached & (cooling ^ 1);
-        I32[DC + i] = d * (fire ^ 1);
-        I32[CL + i] = left - cooling + fire * I32[RC + i]!;
+        I32[DC + i] = d & (fire - 1);
+        I32[CL + i] = left - cooling + (I32[RC + i]! & -fire);
         s = U8[ST + ((tv << 2) | (reached << 1) | cooling)]!;
       }
     }
     U8[OS + i] = s;
-    if (s === S_FIRED) proposals[count++] = proposal[i]!;
-    else if (s === S_UNKNOWN) I32[ON + nan++] = i;
+    // Both lists written unconditionally and advanced by 0 or 1: which rules fire changes with the
+    // data, and a branch on it would be mispredicted whenever it does.
+    I32[OF + count] = i;
+    count += +(s === S_FIRED);
+    I32[ON + nan] = i;
+    nan += +(s === S_UNKNOWN);
   }
+  for (let k = 0; k < count; k++) proposals[k] = proposal[I32[OF + k]!]!;
   r.count = count;
   r.nanCount = nan;
 }
