@@ -68,7 +68,7 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
     out.push({
       id: 'recovery-program-tolerance', layer: 'recovery', template: 'retune_program', program_id: e.parent_program_suspect,
       score: round(e.program_exhausted_share * Math.min(1, 1.5 * e.recovery_step_share)),
-      mechanism: `the parent's program ${e.parent_program_suspect} drives these episodes and runs out of budget: its approach tolerance is tighter than the state it reads allows, so it never descends; the tolerance is refitted to the errors it met`,
+      mechanism: `the parent's program ${e.parent_program_suspect} drives these episodes and runs out of budget: its thresholds (approach tolerance, re-entry stillness) are tighter than the noise in the state it reads; they are refitted to what it met`,
       rationale: `${fmt(100 * e.recovery_step_share)}% of the steps under a parent program; ${fmt(100 * e.program_exhausted_share)}% of ${e.parent_program_suspect}'s runs exhausted`,
     });
   }

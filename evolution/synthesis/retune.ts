@@ -1,8 +1,11 @@
-// retune_program: the parent's recovery program runs and runs out of budget because `move_above`
-// will not descend while the horizontal error exceeds its `xy_tol`, and under sensor noise or action
-// delay the error it reads never settles below it. The tolerance of each `move_above` step is
-// refitted from the recordings: the 90th percentile of the horizontal error to that step's point
-// while the program was driving, so the program would have descended on 90% of those steps.
+// retune_program: the parent's recovery program runs out of budget because its thresholds are
+// tighter than the noise in the state it reads. Two places wait on the state: `move_above` will not
+// descend while the horizontal error exceeds `xy_tol`, and re-entry waits until the hand *looks*
+// still (speed below `reentry.max_speed`, finger motion below `max_width_rate`) — under sensor noise
+// a motionless hand never looks still, and the program holds until its budget is gone. Both are
+// refitted from the recordings of the program driving: the horizontal errors it met (90th
+// percentile), and the apparent speed and finger motion while it commanded no motion at all (90th
+// percentile, with 50% margin). Thresholds are only ever widened.
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
 import { featureSeries } from '../clustering/signature.js';
 
@@ -38,8 +41,30 @@ export function fitTolerances(programId: string, failures: readonly EpisodeRecor
   return out;
 }
 
-/** The program with every `move_above` step's xy_tol widened to the fitted one (never narrowed). */
-export function retuneProgram(program: Json, tolerances: Readonly<Record<string, number>>): Json {
+/** Apparent motion of a motionless hand, as the critic's features see it (FrameBuilder's formulas). */
+export function fitReentry(programId: string, failures: readonly EpisodeRecord[]): { max_speed: number; max_width_rate: number } | null {
+  const speeds: number[] = [];
+  const widthRates: number[] = [];
+  for (const r of failures) {
+    for (let t = 1; t < r.steps.length; t++) {
+      const s = r.steps[t]!;
+      const prev = r.steps[t - 1]!;
+      if (s.decision?.kind !== 'recover' || s.decision.recovery !== programId) continue;
+      // still: nothing commanded this step or the last (the hand has settled)
+      if (Math.hypot(s.action[0]!, s.action[1]!, s.action[2]!) > 1e-6 || Math.hypot(prev.action[0]!, prev.action[1]!, prev.action[2]!) > 1e-6) continue;
+      const d = Math.hypot(s.state[0]! - prev.state[0]!, s.state[1]! - prev.state[1]!, s.state[2]! - prev.state[2]!);
+      speeds.push(d * r.header.controlHz);
+      widthRates.push(Math.abs(Math.abs(s.state[6]!) + Math.abs(s.state[7]!) - Math.abs(prev.state[6]!) - Math.abs(prev.state[7]!)));
+    }
+  }
+  if (speeds.length < 10) return null;
+  const q90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(0.9 * (xs.length - 1))]!;
+  const round = (x: number) => Number((1.5 * x).toPrecision(3));
+  return { max_speed: round(q90(speeds)), max_width_rate: round(q90(widthRates)) };
+}
+
+/** The program with its thresholds widened to the fitted ones (never narrowed). */
+export function retuneProgram(program: Json, tolerances: Readonly<Record<string, number>>, reentry: { max_speed: number; max_width_rate: number } | null): Json {
   const retuneSteps = (steps: unknown): unknown =>
     Array.isArray(steps)
       ? steps.map((raw) => {
@@ -55,5 +80,15 @@ export function retuneProgram(program: Json, tolerances: Readonly<Record<string,
           return step;
         })
       : steps;
-  return { ...program, steps: retuneSteps(program.steps) };
+  const current = (program.reentry ?? {}) as Json;
+  const widened = reentry
+    ? {
+        reentry: {
+          ...current,
+          max_speed: Math.max(typeof current.max_speed === 'number' ? current.max_speed : 0.02, reentry.max_speed),
+          max_width_rate: Math.max(typeof current.max_width_rate === 'number' ? current.max_width_rate : 5e-4, reentry.max_width_rate),
+        },
+      }
+    : {};
+  return { ...program, ...widened, steps: retuneSteps(program.steps) };
 }

@@ -11,7 +11,7 @@ import type { ReplayEpisode } from '../shadow-replay.js';
 import { writeBundle, type StoredBundle } from './bundle-files.js';
 import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
-import { fitTolerances, retuneProgram } from './retune.js';
+import { fitReentry, fitTolerances, retuneProgram } from './retune.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
 
 export interface RankedHypothesis {
@@ -36,7 +36,7 @@ export interface CandidateSpec {
   /** Ids of the rules this candidate adds or changes (what shadow replay watches). */
   readonly changed_rules: readonly string[];
   readonly fit: FitResult | null;
-  /** retune_program: the fitted xy tolerance per point. */
+  /** retune_program: the fitted thresholds (xy tolerance per point, re-entry max_speed, max_width_rate). */
   readonly tolerances?: Readonly<Record<string, number>> | null;
   readonly parent_sha256: string;
   readonly bundle_sha256: string;
@@ -108,12 +108,14 @@ function retuneChange(input: SynthesisInput): Change {
   const programs = parentPrograms(input);
   const at = programs.findIndex((p) => (p as { id?: string }).id === h.program_id);
   if (at < 0) return { unbuildable: `the parent has no program "${h.program_id}"` };
-  const tolerances = fitTolerances(h.program_id!, input.replay.filter((r) => !r.success && r.inCluster).map((r) => r.record));
-  if (Object.keys(tolerances).length === 0) return { unbuildable: `${h.program_id} drove too few recorded steps to fit a tolerance` };
-  programs[at] = retuneProgram(programs[at] as Record<string, unknown>, tolerances);
+  const failures = input.replay.filter((r) => !r.success && r.inCluster).map((r) => r.record);
+  const tolerances = fitTolerances(h.program_id!, failures);
+  const reentry = fitReentry(h.program_id!, failures);
+  if (Object.keys(tolerances).length === 0 && !reentry) return { unbuildable: `${h.program_id} drove too few recorded steps to fit its thresholds` };
+  programs[at] = retuneProgram(programs[at] as Record<string, unknown>, tolerances, reentry);
   // the rules are unchanged; shadow replay watches the ones that start the program (when it would run)
   const starters = parentRules(input).filter((r) => r.propose.action === 'recovery' && r.propose.recovery === h.program_id).map((r) => r.id);
-  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances };
+  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { ...tolerances, ...(reentry ?? {}) } };
 }
 
 type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'hypothesis' | 'parent_sha256'>;
