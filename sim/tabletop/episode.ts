@@ -84,6 +84,9 @@ export class Episode {
   /** One 20 Hz control step. The action must already be validated. The result object is reused. */
   step(action: ArrayLike<number>): StepResult {
     const w = this.world;
+    // Another simulator in this thread may have grown the shared WebAssembly memory since our last
+    // step, which empties every view we hold: fetch them again before touching state.
+    w.refresh();
     const executed = this.delay.push(action);
     this.maybeDisturb();
     this.applier.apply(w, executed);
