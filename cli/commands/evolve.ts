@@ -10,7 +10,7 @@ import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '..
 
 const HELP = `usage: zetta evolve --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
                     [--heldout-seeds 1-20] [--generations 3] [--diagnoser builtin|llm]
-                    [--policy SPEC] [--critic default|none|DIR] [--max-candidates 3]
+                    [--policy SPEC] [--critic default|none|DIR] [--max-candidates 3] [--max-extra-safety-events 0]
                     [--workers K] [--envs-per-worker E] [--execute-steps k] [--json]
 
 Runs an evolution campaign: development rollouts, failure clustering, diagnosis, candidate bundles
@@ -30,6 +30,9 @@ report.html. Run the same command again to resume a campaign that was interrupte
   --policy SPEC         ${POLICY_SPEC_HELP} (default embedded)
   --critic B            the bundle generation 1 starts from (default: the shipped default bundle)
   --max-candidates N    candidates that may run development rollouts per generation (default 3)
+  --max-extra-safety-events N
+                        safety events (safety-rule firings, aborts, workspace stops) a candidate may add
+                        over its parent in the regression and held-out gates (default 0)
   --workers K           rollout worker threads (default 1; results are identical for any K)
   --envs-per-worker E   simulators per worker (default 1)
   --execute-steps k     actions executed per chunk before replanning (default 5)
@@ -45,7 +48,7 @@ export const evolveCommand: Command = {
       suite: { type: 'string' }, task: { type: 'string' }, root: { type: 'string' }, perturb: { type: 'string' },
       'dev-episodes': { type: 'string' }, 'heldout-seeds': { type: 'string' }, generations: { type: 'string' },
       diagnoser: { type: 'string', default: 'builtin' }, policy: { type: 'string', default: 'embedded' }, critic: { type: 'string', default: 'default' },
-      'max-candidates': { type: 'string' }, workers: { type: 'string' }, 'envs-per-worker': { type: 'string' }, 'execute-steps': { type: 'string' },
+      'max-candidates': { type: 'string' }, 'max-extra-safety-events': { type: 'string' }, workers: { type: 'string' }, 'envs-per-worker': { type: 'string' }, 'execute-steps': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     if (!v.task || !v.suite || !v.root) throw new UsageError('--suite, --task and --root are required');
@@ -61,7 +64,11 @@ export const evolveCommand: Command = {
       heldout: usage(() => parseSeedList(v['heldout-seeds'] ?? '1-20')),
       devEpisodes: intFlag(v['dev-episodes'], 'dev-episodes', 50, 1),
       generations: intFlag(v.generations, 'generations', 3, 1),
-      gates: { ...DEFAULT_GATES, max_candidates: intFlag(v['max-candidates'], 'max-candidates', DEFAULT_GATES.max_candidates, 1) },
+      gates: {
+        ...DEFAULT_GATES,
+        max_candidates: intFlag(v['max-candidates'], 'max-candidates', DEFAULT_GATES.max_candidates, 1),
+        max_extra_safety_events: intFlag(v['max-extra-safety-events'], 'max-extra-safety-events', DEFAULT_GATES.max_extra_safety_events, 0),
+      },
       executeSteps,
       runner: evaluatorRunner({
         policy: v.policy!, executeSteps,
