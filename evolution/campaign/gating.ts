@@ -38,7 +38,7 @@ export interface GateInput {
 export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise<CandidateVerdict> {
   const base = { candidate: x.spec.id, gates: [] as GateResult[], ran_dev: false, ran_heldout: false, rollouts: {} };
   if (x.spec.unbuildable) return { ...base, decision: 'rejected', stage: 'synthesis', reason: x.spec.unbuildable };
-  if (x.duplicate) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same bundle as an earlier candidate of this generation' };
+  if (x.duplicate) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same change as an earlier candidate of this generation' };
   const falsified = x.shadow && x.spec.hypothesis.template !== 'suppress_rule' ? falsifierHolds(x.falsifier, x.shadow) : null;
   if (falsified) return { ...base, decision: 'rejected', stage: 'shadow', reason: `falsified by shadow replay: ${falsified}` };
 

@@ -82,8 +82,10 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
         privileged: ctx.manifest.authorized_features.privileged,
       }),
     )).value;
-    const duplicate = spec.unbuildable === null && seen.has(spec.bundle_sha256);
-    seen.add(spec.bundle_sha256);
+    // the same bundle, or the same change made again from another cluster's data, is judged once
+    const key = mechanismKey(spec);
+    const duplicate = spec.unbuildable === null && (seen.has(spec.bundle_sha256) || seen.has(key));
+    seen.add(spec.bundle_sha256).add(key);
     ctx.state.enter('shadow-replay', g, k);
     const shadow = (await ctx.state.step<ShadowReport | null>(`gen-${g}/candidates/k${k}/shadow.json`, () =>
       spec.unbuildable || duplicate ? null : shadowStep(ctx, spec, replay, cluster),
@@ -159,4 +161,10 @@ function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly 
   const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { privileged });
   const episodes = replay.map((r) => ({ ...r, inCluster: cluster.seeds.includes(r.seed) }));
   return shadowReplay(episodes, bundle.rules, spec.changed_rules, privileged);
+}
+
+/** What a candidate changes: the template and the rule, program or stage it changes. */
+function mechanismKey(spec: CandidateSpec): string {
+  const h = spec.hypothesis;
+  return `${h.template}:${h.program_id ?? h.rule_id ?? spec.changed_rules.join(',')}`;
 }
