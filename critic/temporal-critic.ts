@@ -59,7 +59,7 @@ export class TemporalCritic {
     return s === RULE_INACTIVE || s === RULE_CLEAR;
   }
 
-  /** Start of an episode: clears every rule's windows, dwell and cooldown. */
+  /** Start of an episode: clears every rule's windows (its guards' included), dwell and cooldown. */
   reset(): void {
     this.ruleSet.table.reset();
     const r = this.result;

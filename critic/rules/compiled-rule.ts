@@ -32,6 +32,8 @@ export class CompiledRule {
   private readonly whenSlot: number;
   private readonly whenT: number;
   private readonly resets: readonly (() => void)[];
+  /** Windows inside the guards: kept while the rule is inactive (they decide when it activates again), cleared only at an episode start. */
+  private readonly guardResets: readonly (() => void)[];
 
   constructor(
     readonly index: number,
@@ -53,6 +55,7 @@ export class CompiledRule {
     this.whenSlot = when.leaf?.slot ?? 0;
     this.whenT = when.leaf?.t ?? 0;
     this.resets = when.resets;
+    this.guardResets = guards.flatMap((g) => g.resets);
   }
 
   /** Evaluates the rule on one frame's values. */
@@ -88,11 +91,12 @@ export class CompiledRule {
     return RULE_FIRED;
   }
 
-  /** Start of an episode. */
+  /** Start of an episode: every window (the guards' too), dwell and cooldown starts over. */
   reset(): void {
     this.active = true; // force the resets to run
     this.deactivate();
     this.cooldownLeft = 0;
+    for (let k = 0; k < this.guardResets.length; k++) this.guardResets[k]!();
   }
 
   /** A false guard: temporal windows and dwell start over (cooldown does not: it rate-limits). */

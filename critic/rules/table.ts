@@ -488,7 +488,9 @@ function makeTable(t: TableSpec): RuleTable {
   return table;
 }
 
-/** Clears the temporal state of rule i's nodes (its guard is no longer true, or an episode starts). */
+/** Clears the temporal state of rule i's nodes (its guard is no longer true, or an episode starts).
+ * These are the condition's nodes only: a rule with a temporal guard runs through its closures,
+ * whose `reset()` also clears the guards' windows at an episode start. */
 function resetNodes(h: number, i: number): void {
   const NS = I32[h + H_NS]!, NI = I32[h + H_NI]!, NK = I32[h + H_NK]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!, TH = I32[h + H_TH]!, TC = I32[h + H_TC]!, WH = I32[h + H_WH]!, WC = I32[h + H_WC]!, WK = I32[h + H_WK]!, WX = I32[h + H_WX]!;
   for (let j = I32[NS + i]!, e = I32[NS + i + 1]!; j < e; j++) {
