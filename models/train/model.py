@@ -1,9 +1,8 @@
 """The embedded base policy: one multi-task residual MLP over the three policy inputs.
 
 - Normalization statistics are buffers, so the exported ONNX graph takes raw observations.
-- Object positions enter only relative to the hand (objects − eef), with their orientations; the
-  hand's own absolute position stays. With absolute object positions as well, the network
-  memorized the 50 training layouts per task and stopped short of objects in new ones. A small
+- Object positions are also given relative to the hand (objects − eef). (Dropping the absolute
+  object positions, keeping only relative ones, was tried and generalized worse.) A small
   attention over
   the object slots, queried by the task and the robot state, points the trunk at the object that
   matters now: "move to the thing" is the whole job, and a plain MLP has to discover which slot is
@@ -81,7 +80,7 @@ class ResidualBlock(nn.Module):
 
 
 class BCPolicy(nn.Module):
-    def __init__(self, tasks, horizon=10, width=256, blocks=4, dropout=0.0, modes=1, pointer=True, absolute_objects=False):
+    def __init__(self, tasks, horizon=10, width=256, blocks=4, dropout=0.0, modes=1, pointer=True, absolute_objects=True):
         super().__init__()
         self.horizon, self.modes, self.absolute_objects = horizon, modes, absolute_objects
         self.norm_state = Normalizer(STATE_DIM)

@@ -29,7 +29,7 @@ def parse_args(argv):
     p.add_argument("--width", type=int, default=256)
     p.add_argument("--blocks", type=int, default=4)
     p.add_argument("--dropout", type=float, default=0.0)
-    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--weight-decay", type=float, default=1e-4)
@@ -38,7 +38,7 @@ def parse_args(argv):
     p.add_argument("--wta-others", type=float, default=0.05, help="weight of the losing modes' error")
     p.add_argument("--mode-weight", type=float, default=0.05, help="weight of the mode classifier's loss")
     p.add_argument("--no-pointer", action="store_true", help="no attention over object slots")
-    p.add_argument("--absolute-objects", action="store_true", help="also feed absolute object positions")
+    p.add_argument("--relative-only", action="store_true", help="object positions only relative to the hand")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads; on a shared 2-core machine 2 threads ran 10x slower than 1 (OpenMP waits)")
     return p.parse_args(argv)
@@ -102,7 +102,7 @@ def main(argv):
     print(f"{demo_summary['samples']} samples from {demo_summary['episodes']} episodes "
           f"({demo_summary['dropped_failed']} failed episodes dropped), {tasks} tasks", flush=True)
     tensors = [torch.from_numpy(data[k]) for k in INPUT_KEYS] + [torch.from_numpy(labels)]
-    model = BCPolicy(tasks, args.horizon, args.width, args.blocks, args.dropout, args.modes, not args.no_pointer, args.absolute_objects)
+    model = BCPolicy(tasks, args.horizon, args.width, args.blocks, args.dropout, args.modes, not args.no_pointer, not args.relative_only)
     model.fit_normalizers(tensors[0], tensors[1])
     params = sum(p.numel() for p in model.parameters())
     print(f"{params} parameters", flush=True)
