@@ -190,9 +190,26 @@ export function compileTable(file: RuleFile, rules: readonly CompiledRule[]): Ru
   const roots = specs.map((s, i) => (eligible[i] ? build(s.when, i).o : 0));
   const guardedRules = specs.map((_, i) => i).filter((i) => eligible[i] && specs[i]!.guards.length > 0);
 
-  // Ring buffers and deques: one pool each, nodes own [base, base + size).
+  // Windows of up to SCAN_MAX steps (small) keep their values in a ring and scan it on the steps
+  // that need an extremum; longer ones keep a sliding-extremum deque. Nodes are renumbered so each
+  // kind's small nodes come first (windows: small always, small eventually, then the rest), and
+  // each group is one loop of one shape.
+  const small = (w: number) => w <= SCAN_MAX;
+  const order = <T>(xs: T[], key: (x: T) => number): { sorted: T[]; id: Int32Array } => {
+    const perm = xs.map((_, i) => i).sort((a, b) => key(xs[a]!) - key(xs[b]!) || a - b);
+    const id = new Int32Array(xs.length);
+    perm.forEach((old, at) => (id[old] = at));
+    return { sorted: perm.map((i) => xs[i]!), id };
+  };
+  const stO = order(st, (x) => (small(x.win) ? 0 : 1));
+  const winO = order(win, (x) => (small(x.win) ? (x.always ? 0 : 1) : 2));
+  for (const nodes of nodesOf) for (const x of nodes) x.id = x.kind === 0 ? stO.id[x.id]! : x.kind === 2 ? winO.id[x.id]! : x.id;
+  const stS = stO.sorted, winS = winO.sorted;
+
+  // Ring buffers and deques: one pool each, nodes own [base, base + size). A small window's value
+  // ring is doubled (each value written at p and p + window) so a scan never wraps.
   const caps: number[] = [];
-  const deque = (cap: number) => caps.push(cap) - 1;
+  const deque = (w: number) => (small(w) ? -1 : caps.push(w + 1) - 1);
 
   return makeTable({
     n,
@@ -205,15 +222,20 @@ export function compileTable(file: RuleFile, rules: readonly CompiledRule[]): Ru
     guardArgs: Int32Array.from(guardedRules.flatMap((i) => specs[i]!.guards.map((g) => leafIndex.get(leafKey(asLeaf(g)!))!))),
     nPure: pure.length,
     bools: [...pure, ...mixed],
-    st,
-    stRing: bases(st.map((s) => s.win)),
-    stHi: Int32Array.from(st, (s) => deque(s.win + 1)),
-    stLo: Int32Array.from(st, (s) => deque(s.win + 1)),
+    st: stS,
+    nStSmall: stS.filter((x) => small(x.win)).length,
+    stRing: bases(stS.map((s) => (small(s.win) ? 0 : s.win))),
+    stVals: bases(stS.map((s) => (small(s.win) ? 2 * s.win : 0))),
+    stHi: Int32Array.from(stS, (s) => deque(s.win)),
+    stLo: Int32Array.from(stS, (s) => deque(s.win)),
     tr,
     trRing: bases(tr.map((s) => s.win + 1)),
-    win,
-    wRing: bases(win.map((s) => s.win)),
-    wExt: Int32Array.from(win, (s) => deque(s.win + 1)),
+    win: winS,
+    nWinAlways: winS.filter((x) => small(x.win) && x.always).length,
+    nWinSmall: winS.filter((x) => small(x.win)).length,
+    wRing: bases(winS.map((s) => (small(s.win) ? 0 : s.win))),
+    wVals: bases(winS.map((s) => (small(s.win) ? 2 * s.win : 0))),
+    wExt: Int32Array.from(winS, (s) => deque(s.win)),
     caps,
     generic: rules.map((r, i) => (eligible[i] ? null : r)),
     roots: Int32Array.from(roots),
@@ -237,13 +259,18 @@ interface TableSpec {
   nPure: number;
   bools: { kind: number; rule: number; out: number; args: number[] }[];
   st: { slot: number; win: number; eps: number; out: number; rule: number }[];
+  nStSmall: number;
   stRing: { base: Int32Array; total: number };
+  stVals: { base: Int32Array; total: number };
   stHi: Int32Array;
   stLo: Int32Array;
   tr: { slot: number; win: number; by: number; sign: number; out: number; rule: number }[];
   trRing: { base: Int32Array; total: number };
   win: { sub: number; win: number; always: boolean; out: number; rule: number }[];
+  nWinAlways: number;
+  nWinSmall: number;
   wRing: { base: Int32Array; total: number };
+  wVals: { base: Int32Array; total: number };
   wExt: Int32Array;
   caps: number[];
   generic: (CompiledRule | null)[];
@@ -337,7 +364,19 @@ const H_OS = 66;
 const H_OM = 67;
 const H_ON = 68;
 const H_OF = 69;
-const H_SIZE = 70;
+const H_SV = 70;
+const H_WV = 71;
+const H_NSS = 72;
+const H_NWA = 73;
+const H_NWS = 74;
+const H_SMX = 75;
+const H_SMP = 76;
+const H_WMX = 77;
+const H_WMP = 78;
+const H_SIZE = 79;
+
+/** Windows up to this many steps scan a ring for their extremum (masks of 32 bits hold a window). */
+const SCAN_MAX = 16;
 
 /** Deque records in I32: values at (F64), steps at (F64), capacity, head, size. */
 const D_VALS = 0, D_SEQS = 1, D_CAP = 2, D_HEAD = 3, D_SIZE = 4, D_REC = 5;
@@ -386,7 +425,7 @@ function makeTable(t: TableSpec): RuleTable {
     I32[rec + D_SEQS] = DS + base;
     I32[rec + D_CAP] = cap;
   });
-  const recs = (ids: Int32Array) => Array.from(ids, (d) => REC + D_REC * d);
+  const recs = (ids: Int32Array) => Array.from(ids, (d) => (d < 0 ? -1 : REC + D_REC * d));
 
   hv[H_NST] = t.st.length;
   hv[H_SSL] = put('i32', t.st.map((x) => x.slot));
@@ -400,6 +439,10 @@ function makeTable(t: TableSpec): RuleTable {
   hv[H_SN] = put('i32', t.st.length);
   hv[H_SHI] = put('i32', recs(t.stHi));
   hv[H_SLO] = put('i32', recs(t.stLo));
+  hv[H_SV] = put('i32', plus(put('f64', t.stVals.total), t.stVals.base));
+  hv[H_NSS] = t.nStSmall;
+  hv[H_SMX] = put('f64', 2 * t.st.length); // small: max of x, max of −x
+  hv[H_SMP] = put('i32', 2 * t.st.length); // their ring positions + 1 (0: rescan)
 
   hv[H_NTR] = t.tr.length;
   hv[H_TSL] = put('i32', t.tr.map((x) => x.slot));
@@ -420,9 +463,14 @@ function makeTable(t: TableSpec): RuleTable {
   hv[H_WR] = put('i32', t.win.map((x) => x.rule));
   hv[H_WB] = put('i32', plus(put('u8', t.wRing.total), t.wRing.base));
   hv[H_WX] = put('i32', recs(t.wExt));
+  hv[H_WV] = put('i32', plus(put('f64', t.wVals.total), t.wVals.base));
+  hv[H_NWA] = t.nWinAlways;
+  hv[H_NWS] = t.nWinSmall;
+  hv[H_WMX] = put('f64', t.win.length); // small: max of the ring
+  hv[H_WMP] = put('i32', t.win.length); // its ring position + 1 (0: rescan)
   hv[H_WH] = put('i32', t.win.length);
   hv[H_WC] = put('i32', t.win.length);
-  hv[H_WK] = put('i32', 3 * t.win.length);
+  hv[H_WK] = put('i32', 4 * t.win.length); // large: counts of FALSE, TRUE, UNKNOWN; small: masks (see evalWindows)
 
   const generic = t.generic, proposal = t.proposal;
   const isGeneric = generic.map((g) => (g === null ? 0 : 1));
@@ -492,20 +540,21 @@ function makeTable(t: TableSpec): RuleTable {
  * These are the condition's nodes only: a rule with a temporal guard runs through its closures,
  * whose `reset()` also clears the guards' windows at an episode start. */
 function resetNodes(h: number, i: number): void {
-  const NS = I32[h + H_NS]!, NI = I32[h + H_NI]!, NK = I32[h + H_NK]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!, TH = I32[h + H_TH]!, TC = I32[h + H_TC]!, WH = I32[h + H_WH]!, WC = I32[h + H_WC]!, WK = I32[h + H_WK]!, WX = I32[h + H_WX]!;
+  const SMP = I32[h + H_SMP]!, WMP = I32[h + H_WMP]!, NS = I32[h + H_NS]!, NI = I32[h + H_NI]!, NK = I32[h + H_NK]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!, TH = I32[h + H_TH]!, TC = I32[h + H_TC]!, WH = I32[h + H_WH]!, WC = I32[h + H_WC]!, WK = I32[h + H_WK]!, WX = I32[h + H_WX]!;
   for (let j = I32[NS + i]!, e = I32[NS + i + 1]!; j < e; j++) {
     const id = I32[NI + j]!;
     const kind = U8[NK + j]!;
     if (kind === 0) {
-      I32[SH + id] = I32[SC + id] = I32[SN + id] = 0;
-      I32[I32[SHI + id]! + D_HEAD] = I32[I32[SHI + id]! + D_SIZE] = 0;
-      I32[I32[SLO + id]! + D_HEAD] = I32[I32[SLO + id]! + D_SIZE] = 0;
+      I32[SH + id] = I32[SC + id] = I32[SN + id] = I32[SMP + 2 * id] = I32[SMP + 2 * id + 1] = 0;
+      const hi = I32[SHI + id]!, lo = I32[SLO + id]!;
+      if (hi >= 0) I32[hi + D_HEAD] = I32[hi + D_SIZE] = I32[lo + D_HEAD] = I32[lo + D_SIZE] = 0;
     } else if (kind === 1) {
       I32[TH + id] = I32[TC + id] = 0;
     } else {
-      I32[WH + id] = I32[WC + id] = 0;
-      I32[WK + 3 * id] = I32[WK + 3 * id + 1] = I32[WK + 3 * id + 2] = 0;
-      I32[I32[WX + id]! + D_HEAD] = I32[I32[WX + id]! + D_SIZE] = 0;
+      I32[WH + id] = I32[WC + id] = I32[WMP + id] = 0;
+      I32[WK + 4 * id] = I32[WK + 4 * id + 1] = I32[WK + 4 * id + 2] = I32[WK + 4 * id + 3] = 0;
+      const d = I32[WX + id]!;
+      if (d >= 0) I32[d + D_HEAD] = I32[d + D_SIZE] = 0;
     }
   }
 }
@@ -542,6 +591,50 @@ function dqPush(rec: number, seq: number, x: number): void {
   F64[vals + at] = x;
   F64[I32[rec + D_SEQS]! + at] = seq;
   I32[rec + D_SIZE] = size + 1;
+}
+
+// Small windows stand in for a deque with a ring and its current maximum. The deque's front is the
+// newest value unless an older one is strictly greater than every newer one (ties go to the newest,
+// ±0 included), and a NaN pushed evicts every older value and is evicted by the next push. Without
+// NaN that is: a newcomer `>=` the maximum replaces it; when the maximum leaves the ring, a scan
+// newest → oldest with a strict `>` finds the next (scanTop). A window holding a NaN it must account
+// for is scanned exactly every step (scanExact) and its maximum rebuilt once the NaN has left.
+
+/** Ring position + 1 of scanTop's result (0: nothing above −Infinity). */
+let scanAt = 0;
+
+/** Max of `sign` · value over the `count` newest values of a doubled ring, the newest at ring
+ * position `head`; NaN values are never picked. Leaves the position + 1 in scanAt. */
+function scanTop(vals: number, head: number, count: number, window: number, sign: number): number {
+  const top = vals + head + window;
+  let best = -Infinity, at = -1;
+  for (let j = 0; j < count; j++) {
+    const x = sign * F64[top - j]!;
+    if (x > best) {
+      best = x;
+      at = j;
+    }
+  }
+  scanAt = at < 0 ? 0 : (head - at >= 0 ? head - at : head - at + window) + 1;
+  return best;
+}
+
+/** The deque's front when some known value is NaN: skips unknown positions (mask `um`, bit = ring
+ * position), starts from the newest known value, and stops at an older NaN. `rel`: top's index in
+ * the doubled ring. */
+function scanExact(top: number, count: number, rel: number, window: number, um: number): number {
+  let best = -Infinity, found = false;
+  for (let j = 0; j < count; j++) {
+    const p = rel - j >= window ? rel - j - window : rel - j;
+    if ((um >>> p) & 1) continue;
+    const x = F64[top - j]!;
+    if (!found) {
+      best = x;
+      found = true;
+    } else if (x !== x) break;
+    else if (x > best) best = x;
+  }
+  return best;
 }
 
 /** Deque `rec`: the maximum in the window, or −Infinity when empty. */
@@ -652,8 +745,54 @@ function evalBools(h: number, from: number, to: number): void {
 
 /** 4. max − min over the window below eps (temporal.ts `stagnant`). */
 function evalStagnant(h: number, v: Float64Array, seq: number): void {
-  const NST = I32[h + H_NST]!, SR = I32[h + H_SR]!, SSL = I32[h + H_SSL]!, SW = I32[h + H_SW]!, SB = I32[h + H_SB]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!, SO = I32[h + H_SO]!, SE = I32[h + H_SE]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
-  for (let k = 0; k < NST; k++) {
+  const NSS = I32[h + H_NSS]!, SV = I32[h + H_SV]!, SMX = I32[h + H_SMX]!, SMP = I32[h + H_SMP]!, NST = I32[h + H_NST]!, SR = I32[h + H_SR]!, SSL = I32[h + H_SSL]!, SW = I32[h + H_SW]!, SB = I32[h + H_SB]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!, SO = I32[h + H_SO]!, SE = I32[h + H_SE]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
+  // Small windows: the values in a doubled ring, NaN positions as a bit mask (SN), and max(x),
+  // max(−x) with their positions, kept while the window is NaN-free (see scanTop).
+  for (let k = 0; k < NSS; k++) {
+    if (U8[GV + I32[SR + k]!] !== TRUE) continue;
+    const x = v[I32[SSL + k]!]!, window = I32[SW + k]!, vals = I32[SV + k]!, head = I32[SH + k]!, bit = 1 << head;
+    const count = I32[SC + k]! + +(I32[SC + k]! < window);
+    const nanMask = (I32[SN + k]! & ~bit) | (bit & -+(x !== x));
+    F64[vals + head] = x;
+    F64[vals + head + window] = x;
+    I32[SH + k] = wrap(head + 1, window);
+    I32[SC + k] = count;
+    I32[SN + k] = nanMask;
+    const o = I32[SO + k]!, mx = SMX + 2 * k, mp = SMP + 2 * k;
+    if (nanMask !== 0) {
+      I32[mp] = I32[mp + 1] = 0;
+      U8[TV + o] = UNKNOWN;
+      F64[MG + o] = Number.NaN;
+      continue;
+    }
+    const here = head + 1;
+    let hp = I32[mp]!, lp = I32[mp + 1]!;
+    if (hp === 0 || hp === here) {
+      F64[mx] = scanTop(vals, head, count, window, 1);
+      hp = scanAt;
+    } else if (x >= F64[mx]!) {
+      F64[mx] = x;
+      hp = here;
+    }
+    if (lp === 0 || lp === here) {
+      F64[mx + 1] = scanTop(vals, head, count, window, -1);
+      lp = scanAt;
+    } else if (-x >= F64[mx + 1]!) {
+      F64[mx + 1] = -x;
+      lp = here;
+    }
+    I32[mp] = hp;
+    I32[mp + 1] = lp;
+    if (count < window) {
+      U8[TV + o] = FALSE;
+      F64[MG + o] = Infinity;
+    } else {
+      const m = F64[mx]! + F64[mx + 1]! - F64[SE + k]!; // max − min − eps
+      F64[MG + o] = m;
+      U8[TV + o] = +(m < 0);
+    }
+  }
+  for (let k = NSS; k < NST; k++) {
     if (U8[GV + I32[SR + k]!] !== TRUE) continue;
     const x = v[I32[SSL + k]!]!, window = I32[SW + k]!, base = I32[SB + k]!;
     let head = I32[SH + k]!, count = I32[SC + k]!, nans = I32[SN + k]!;
@@ -718,10 +857,69 @@ function evalTrend(h: number, v: Float64Array): void {
 
 /** 4. always / eventually over a pure operand (temporal.ts `windowed`). */
 function evalWindows(h: number, seq: number): void {
-  const NW = I32[h + H_NW]!, WR = I32[h + H_WR]!, WSU = I32[h + H_WSU]!, WW = I32[h + H_WW]!, WB = I32[h + H_WB]!, WH = I32[h + H_WH]!, WC = I32[h + H_WC]!, WK = I32[h + H_WK]!, WX = I32[h + H_WX]!, WA = I32[h + H_WA]!, WO = I32[h + H_WO]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
-  for (let k = 0; k < NW; k++) {
+  const NWA = I32[h + H_NWA]!, NWS = I32[h + H_NWS]!, WV = I32[h + H_WV]!, WMX = I32[h + H_WMX]!, WMP = I32[h + H_WMP]!, NW = I32[h + H_NW]!, WR = I32[h + H_WR]!, WSU = I32[h + H_WSU]!, WW = I32[h + H_WW]!, WB = I32[h + H_WB]!, WH = I32[h + H_WH]!, WC = I32[h + H_WC]!, WK = I32[h + H_WK]!, WX = I32[h + H_WX]!, WA = I32[h + H_WA]!, WO = I32[h + H_WO]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
+  // Small windows: the signed margins (always: m, eventually: −m) in a doubled ring, bit masks of
+  // the positions holding FALSE, TRUE, UNKNOWN and a known step with a NaN margin (WK + 4k ..), and
+  // the ring's max with its position (see scanTop) while no known margin is NaN. An unknown step's
+  // margin is NaN (every pure operand's is), which `>` and `>=` never pick.
+  for (let k = 0; k < NWS; k++) {
     if (U8[GV + I32[WR + k]!] !== TRUE) continue;
-    const a = I32[WSU + k]!, s = U8[TV + a]!, window = I32[WW + k]!, base = I32[WB + k]!, c3 = WK + 3 * k;
+    const a = I32[WSU + k]!, s = U8[TV + a]!, window = I32[WW + k]!, vals = I32[WV + k]!, mk = WK + 4 * k;
+    const always = k < NWA;
+    const x = always ? F64[MG + a]! : -F64[MG + a]!;
+    const head = I32[WH + k]!, bit = 1 << head, keep = ~bit;
+    const count = I32[WC + k]! + +(I32[WC + k]! < window);
+    const fm = (I32[mk]! & keep) | (bit & -+(s === FALSE));
+    const tm = (I32[mk + 1]! & keep) | (bit & -+(s === TRUE));
+    const um = (I32[mk + 2]! & keep) | (bit & -+(s === UNKNOWN));
+    const nm = (I32[mk + 3]! & keep) | (bit & -+(s !== UNKNOWN && x !== x));
+    I32[mk] = fm;
+    I32[mk + 1] = tm;
+    I32[mk + 2] = um;
+    I32[mk + 3] = nm;
+    F64[vals + head] = x;
+    F64[vals + head + window] = x;
+    I32[WH + k] = wrap(head + 1, window);
+    I32[WC + k] = count;
+    const o = I32[WO + k]!, here = head + 1;
+    let best: number, at = I32[WMP + k]!;
+    if (nm !== 0) {
+      best = scanExact(vals + head + window, count, head + window, window, um);
+      at = 0;
+    } else if (at === 0 || at === here) {
+      best = scanTop(vals, head, count, window, 1);
+      at = scanAt;
+    } else if (x >= F64[WMX + k]!) {
+      best = x;
+      at = here;
+    } else best = F64[WMX + k]!;
+    F64[WMX + k] = best;
+    I32[WMP + k] = at;
+    if (always) {
+      if (fm !== 0) {
+        U8[TV + o] = FALSE;
+        F64[MG + o] = best;
+      } else if (um !== 0) {
+        U8[TV + o] = UNKNOWN;
+        F64[MG + o] = Number.NaN;
+      } else if (count < window) {
+        U8[TV + o] = FALSE;
+        F64[MG + o] = Infinity;
+      } else {
+        U8[TV + o] = TRUE;
+        F64[MG + o] = best;
+      }
+    } else if (tm === 0 && um !== 0) {
+      U8[TV + o] = UNKNOWN;
+      F64[MG + o] = Number.NaN;
+    } else {
+      U8[TV + o] = +(tm !== 0);
+      F64[MG + o] = -best;
+    }
+  }
+  for (let k = NWS; k < NW; k++) {
+    if (U8[GV + I32[WR + k]!] !== TRUE) continue;
+    const a = I32[WSU + k]!, s = U8[TV + a]!, window = I32[WW + k]!, base = I32[WB + k]!, c3 = WK + 4 * k;
     let head = I32[WH + k]!, count = I32[WC + k]!;
     if (count === window) I32[c3 + U8[base + head]!]!--;
     else count++;
