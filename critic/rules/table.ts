@@ -39,12 +39,19 @@ const S_INACTIVE = 0, S_CLEAR = 1, S_HOLDING = 2, S_FIRED = 3, S_COOLDOWN = 4, S
 
 const B_AND = 0, B_OR = 1, B_NOT = 2;
 
-/** Status of an active rule by (truth << 2 | dwell reached << 1 | cooling down). */
+/** Status of an active rule by (truth << 2 | dwell reached << 1 | cooling down); from ST_PLAIN on,
+ * by truth alone, for a rule without dwell or cooldown. */
 const STATUS = Uint8Array.of(
   S_CLEAR, S_CLEAR, S_CLEAR, S_CLEAR, // FALSE
   S_HOLDING, S_HOLDING, S_FIRED, S_COOLDOWN, // TRUE
   S_UNKNOWN, S_UNKNOWN, S_UNKNOWN, S_UNKNOWN, // UNKNOWN
+  S_CLEAR, S_FIRED, S_UNKNOWN, // plain: FALSE, TRUE, UNKNOWN
 );
+const ST_PLAIN = 12;
+
+/** How evalRules treats a rule (H_RG): dwell and cooldown bookkeeping, none (dwell 1, no cooldown:
+ * fires whenever it holds, so its counters stay 0), or its closures. */
+const R_COUNTED = 0, R_GENERIC = 1, R_PLAIN = 2;
 
 /** What `evaluate` writes: the critic's result (see temporal-critic.ts). */
 export interface TableResult {
@@ -474,7 +481,7 @@ function makeTable(t: TableSpec): RuleTable {
 
   const generic = t.generic, proposal = t.proposal;
   const isGeneric = generic.map((g) => (g === null ? 0 : 1));
-  hv[H_RG] = put('u8', isGeneric);
+  hv[H_RG] = put('u8', isGeneric.map((g, i) => (g ? R_GENERIC : t.dwell[i] === 1 && t.cooldown[i] === 0 ? R_PLAIN : R_COUNTED)));
   hv[H_RT] = put('i32', t.roots);
   hv[H_RD] = put('i32', t.dwell);
   hv[H_RC] = put('i32', t.cooldown);
@@ -967,7 +974,18 @@ function evalRules(h: number, v: Float64Array, r: TableResult, generic: readonly
   let count = 0, nan = 0;
   for (let i = 0; i < N; i++) {
     let s: number;
-    if (U8[RG + i] === 1) {
+    const kind = U8[RG + i]!;
+    if (kind === R_PLAIN) {
+      const g = U8[GV + i]!;
+      if (g === TRUE) {
+        const o = I32[RT + i]!;
+        F64[OM + i] = F64[MG + o]!;
+        s = U8[ST + ST_PLAIN + U8[TV + o]!]!;
+      } else {
+        F64[OM + i] = Number.NaN;
+        s = g === FALSE ? S_INACTIVE : S_UNKNOWN;
+      }
+    } else if (kind === R_GENERIC) {
       const rule = generic[i]!;
       s = rule.step(v);
       F64[OM + i] = rule.margin;
