@@ -5,7 +5,7 @@ import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js'
 import { progress } from '../progress.js';
 
 const HELP = `usage: zetta bench rollout [--latency-ms MS] [--sequential-episodes N] [--runtime-episodes N]
-                           [--workers K] [--envs-per-worker E] [--json]
+                           [--workers K] [--envs-per-worker E] [--execute-steps k] [--json]
 
 Episodes per minute on the embedded goal suite with a policy server that takes a fixed time per
 call for any batch up to 32 (a stand-in for a VLA on a GPU), in the same run:
@@ -15,9 +15,13 @@ and the runtime once more with the real ONNX policy and no added latency.
 
   --latency-ms MS           time per policy call (default 60)
   --sequential-episodes N   (default 5)
-  --runtime-episodes N      (default 60)
+  --runtime-episodes N      (default 200)
   --workers K               (default 2)
-  --envs-per-worker E       (default 16)
+  --envs-per-worker E       (default 24)
+  --execute-steps k         actions executed per chunk before asking again (default 1: every action
+                            is a policy call, so the policy, not the simulator, is the bottleneck,
+                            as with a VLA on a GPU; 5 is LIBERO's client, where on two cores the
+                            physics caps the runtime near 11× the sequential rate)
   --json                    last line: {"sequential_episodes_per_min", "runtime_episodes_per_min",
                             "ratio", "mean_batch_size", "onnx_runtime_episodes_per_min", ...}`;
 
@@ -32,6 +36,7 @@ export const benchRolloutCommand: Command = {
       'runtime-episodes': { type: 'string' },
       workers: { type: 'string' },
       'envs-per-worker': { type: 'string' },
+      'execute-steps': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     if (values.help) {
@@ -43,9 +48,10 @@ export const benchRolloutCommand: Command = {
       latencyMs: intFlag(values['latency-ms'], 'latency-ms', 60, 0),
       tasks: listTasks('goal').map((t) => t.id),
       sequentialEpisodes: intFlag(values['sequential-episodes'], 'sequential-episodes', 5, 1),
-      runtimeEpisodes: intFlag(values['runtime-episodes'], 'runtime-episodes', 60, 1),
+      runtimeEpisodes: intFlag(values['runtime-episodes'], 'runtime-episodes', 200, 1),
       workers: intFlag(values.workers, 'workers', 2, 1),
-      envsPerWorker: intFlag(values['envs-per-worker'], 'envs-per-worker', 16, 1),
+      envsPerWorker: intFlag(values['envs-per-worker'], 'envs-per-worker', 24, 1),
+      executeSteps: intFlag(values['execute-steps'], 'execute-steps', 1, 1),
       onProgress: (phase, d, t) => bar.update(d, t, phase),
     });
     bar.done();
@@ -57,7 +63,7 @@ export const benchRolloutCommand: Command = {
 
 function format(r: RolloutBenchResult): string {
   return [
-    `policy ${r.policy}, ${r.policy_latency_ms} ms per call (any batch up to 32); goal suite, k = 5`,
+    `policy ${r.policy}, ${r.policy_latency_ms} ms per call (any batch up to 32); goal suite, k = ${r.execute_steps}`,
     `  sequential            ${r.sequential_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (${r.sequential_episodes} episodes)`,
     `  runtime ${r.workers}×${String(r.envs_per_worker).padEnd(12)} ${r.runtime_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (${r.runtime_episodes} episodes, mean batch ${r.mean_batch_size.toFixed(1)})`,
     `  runtime, real ONNX    ${r.onnx_runtime_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (mean batch ${r.onnx_mean_batch_size.toFixed(1)})`,

@@ -2,7 +2,7 @@
 // ONNX server and by the Python shim (numpy); the same observations go through both over real
 // ZeroMQ sockets, and their action chunks must agree.
 import { join } from 'node:path';
-import { liberoObservation } from '../../zinfra/bench/transport.js';
+import { liberoObservation } from '../../zinfra/bench/libero-observation.js';
 import { summarize } from '../../zinfra/bench/stats.js';
 import { PolicyClient } from '../../zinfra/policy/client.js';
 import { randomMlp, writeMlpNpz, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';

@@ -19,6 +19,8 @@ export interface RolloutBenchOptions {
   readonly runtimeEpisodes: number;
   readonly workers: number;
   readonly envsPerWorker: number;
+  /** Actions executed from each chunk before the policy is asked again (LIBERO's client: 5). */
+  readonly executeSteps: number;
   readonly onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -27,6 +29,7 @@ export interface RolloutBenchResult {
   policy_latency_ms: number;
   workers: number;
   envs_per_worker: number;
+  execute_steps: number;
   sequential_episodes: number;
   sequential_episodes_per_min: number;
   runtime_episodes: number;
@@ -46,7 +49,7 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
       episodesPerTask: Math.max(1, Math.round(episodes / options.tasks.length)),
       firstSeed: 1000,
       policy: `onnx:${path}`,
-      executeSteps: 5,
+      executeSteps: options.executeSteps,
     });
     const delayed = new DelayedPolicy(await OnnxPolicy.load(path), options.latencyMs);
     const progressOf = (phase: string) => (_o: unknown, done: number, total: number) => options.onProgress?.(phase, done, total);
@@ -60,6 +63,7 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
       policy_latency_ms: options.latencyMs,
       workers: options.workers,
       envs_per_worker: options.envsPerWorker,
+      execute_steps: options.executeSteps,
       sequential_episodes: sequential.outcomes.length,
       sequential_episodes_per_min: sequential.episodesPerMinute,
       runtime_episodes: runtime.outcomes.length,

@@ -4,17 +4,19 @@
 //
 // Every transport serves the same MLP (8→256→256→70): ONNX in Node, numpy in the Python shim, so the
 // differences are the transports'. Servers run in their own processes, as they are deployed.
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PolicyClient } from '../policy/client.js';
+import { fileURLToPath } from 'node:url';
 import { randomMlp, writeMlpNpz, writeMlpOnnx } from '../policy/mlp-onnx.js';
-import { OpenpiWebsocketPolicy } from '../policy/openpi-ws-policy.js';
 import { startPythonPolicyServer } from '../policy/python-server-process.js';
 import { encodeMessage } from '../protocol/messages.js';
-import { f32, u8, type Observation } from '../protocol/ndarray.js';
+import type { Observation } from '../protocol/ndarray.js';
 import { startNodePolicyServer, type NodeServerProcess } from './node-server-process.js';
+import { liberoObservation } from './libero-observation.js';
 import { summarize, type Summary } from './stats.js';
+import type { ClientSpec, FromClient, ToClient } from './transport-client.js';
 
 export interface TransportBenchOptions {
   readonly iterations: number;
@@ -43,26 +45,16 @@ export interface TransportBenchResult {
 
 interface Transport {
   readonly name: string;
-  roundTrip(obs: Observation, step: number): Promise<void>;
+  /** One round trip; resolves to its duration in µs as the client measured it. */
+  roundTrip(round: number): Promise<number>;
   close(): Promise<void>;
 }
+
+const CLIENT_URL = new URL('./transport-client.js', import.meta.url);
 
 const HORIZON = 10;
 const ACTION_DIM = 7;
 const STATE_KEY = 'observation/state';
-
-export function liberoObservation(seed = 1): Observation {
-  const image = new Uint8Array(224 * 224 * 3);
-  for (let i = 0; i < image.length; i++) image[i] = (i * 31 + seed) & 0xff;
-  const wrist = image.slice().reverse();
-  const state = Float32Array.from({ length: 8 }, (_, i) => Math.sin(i + seed) * 0.3);
-  return {
-    'observation/image': u8([224, 224, 3], image),
-    'observation/wrist_image': u8([224, 224, 3], wrist),
-    'observation/state': f32([8], state),
-    prompt: 'put the red cube in the bowl',
-  };
-}
 
 export async function benchTransport(options: TransportBenchOptions): Promise<TransportBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-bench-'));
@@ -77,15 +69,16 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     servers.push(tcpServer);
     const ipcServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'node.sock')}`]);
     servers.push(ipcServer);
-    transports.push(await zmqTransport('zmq', tcpServer));
-    transports.push(await zmqTransport('zmq_ipc', ipcServer));
-    transports.push(await wsTransport(tcpServer));
+    transports.push(await clientProcess('zmq', { kind: 'zmq', endpoint: tcpServer.endpoint }));
+    transports.push(await clientProcess('zmq_ipc', { kind: 'zmq', endpoint: ipcServer.endpoint }));
+    transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${tcpServer.openpiWsPort}` }));
     let pythonSkipped: string | undefined;
     if (options.python) {
       const npzPath = join(dir, 'mlp.npz');
       writeMlpNpz(npzPath, weights, STATE_KEY);
       try {
-        transports.push(await pythonTransport(npzPath, `ipc://${join(dir, 'python.sock')}`));
+        const shim = await startPythonPolicyServer({ policy: `npz-mlp:${npzPath}`, bind: `ipc://${join(dir, 'python.sock')}` });
+        transports.push(await clientProcess('python', { kind: 'zmq', endpoint: shim.endpoint }, () => shim.stop()));
       } catch (err) {
         pythonSkipped = (err as Error).message.split('\n')[0];
       }
@@ -125,56 +118,41 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
 async function measure(transports: Transport[], options: TransportBenchOptions): Promise<Map<string, number[]>> {
   const samples = new Map<string, number[]>(transports.map((t) => [t.name, []]));
   const total = options.warmup + options.iterations;
-  const observations = [liberoObservation(1), liberoObservation(2)];
   for (let round = 0; round < total; round++) {
     for (let k = 0; k < transports.length; k++) {
       const t = transports[(round + k) % transports.length]!;
-      const obs = observations[round % 2]!;
-      const start = process.hrtime.bigint();
-      await t.roundTrip(obs, round);
-      const elapsedUs = Number(process.hrtime.bigint() - start) / 1000;
-      if (round >= options.warmup) samples.get(t.name)!.push(elapsedUs);
+      const us = await t.roundTrip(round);
+      if (round >= options.warmup) samples.get(t.name)!.push(us);
     }
     options.onProgress?.(round + 1, total);
   }
   return samples;
 }
 
-async function zmqTransport(name: string, server: NodeServerProcess): Promise<Transport> {
-  const client = await PolicyClient.connect({ endpoint: server.endpoint, timeoutMs: 10_000 });
+/** A transport measured by a client in its own process (see transport-client.ts). */
+async function clientProcess(name: string, spec: ClientSpec, stop?: () => Promise<void>): Promise<Transport> {
+  const child = fork(fileURLToPath(CLIENT_URL), [JSON.stringify(spec)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const replies: Array<(m: FromClient) => void> = [];
+  child.on('message', (m: FromClient) => replies.shift()?.(m));
+  const next = () => new Promise<FromClient>((resolve) => replies.push(resolve));
+  const first = await next();
+  if ('error' in first) throw new Error(`${name} client: ${first.error}`);
   return {
     name,
-    roundTrip: async (obs, step) => {
-      await client.request(obs, { episodeId: 'bench', step, deadlineMs: 5000 });
-    },
-    close: () => client.close(),
-  };
-}
-
-async function pythonTransport(npzPath: string, bind: string): Promise<Transport> {
-  const server = await startPythonPolicyServer({ policy: `npz-mlp:${npzPath}`, bind });
-  const client = await PolicyClient.connect({ endpoint: server.endpoint, timeoutMs: 10_000 });
-  return {
-    name: 'python',
-    roundTrip: async (obs, step) => {
-      await client.request(obs, { episodeId: 'bench', step, deadlineMs: 5000 });
+    roundTrip: async (round) => {
+      const reply = next();
+      child.send({ round } satisfies ToClient);
+      const m = await reply;
+      if ('error' in m) throw new Error(`${name} round trip failed: ${m.error}`);
+      if (!('us' in m)) throw new Error(`${name} client sent ${JSON.stringify(m)}`);
+      return m.us;
     },
     close: async () => {
-      await client.close();
-      await server.stop();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ stop: true } satisfies ToClient);
+      await exited;
+      await stop?.();
     },
-  };
-}
-
-async function wsTransport(server: NodeServerProcess): Promise<Transport> {
-  const client = new OpenpiWebsocketPolicy(`ws://127.0.0.1:${server.openpiWsPort}`, { healthCheck: false });
-  await client.connect();
-  return {
-    name: 'ws',
-    roundTrip: async (obs) => {
-      await client.infer([obs]);
-    },
-    close: () => client.close(),
   };
 }
 
