@@ -7,13 +7,14 @@ import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
 import { progress } from '../progress.js';
-import { runBaselineStage } from '../run/baseline-stage.js';
+import { BASELINE_CONDITIONS, PERTURBED_CONDITIONS, runBaselineStage } from '../run/baseline-stage.js';
+import { runEvolutionStage } from '../run/evolution-stage.js';
 import { runExpertStage } from '../run/expert-stage.js';
 import { renderMarkdown, type RunReport } from '../run/report.js';
 import { runWireStage } from '../run/wire-stage.js';
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
-                 [--workers K] [--envs-per-worker E] [--quick] [--json]
+                 [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E] [--quick] [--json]
 
 The main job on the embedded default, end to end, on a CPU:
   1. wire      one policy served by the Node ONNX server and by the Python shim over real ZeroMQ
@@ -21,15 +22,20 @@ The main job on the embedded default, end to end, on a CPU:
   2. expert    the scripted expert on every task: the upper bound
   3. baseline  the frozen embedded base policy on every task, nominal and under the position-shift,
                object-change and disturbance perturbations (held-out seeds from 1000)
+  4. critic    the same, perturbed, governed by the default runtime critic
+  5. evolution one campaign on the task and perturbation where the critic does worst: cluster its
+               failures, diagnose, synthesize and gate a bundle; held-out seeds 1-20, exact McNemar
 Writes DIR/report.json (stage by stage), DIR/report.md, and every episode as MCAP under DIR/episodes.
 
   --out DIR               where the run's artifacts go (default runs/<timestamp>)
   --episodes N            baseline episodes per task and condition (default 10)
   --expert-episodes N     expert episodes per task (default 5)
   --wire-requests N       observations sent through each policy server (default 200)
+  --dev-episodes N        the campaign's development episodes per generation (default 30)
+  --generations G         the campaign's generations at most (default 2)
   --workers K             rollout worker threads (default 2)
   --envs-per-worker E     simulators per worker (default 4)
-  --quick                 a smoke run: 2 episodes everywhere, 20 wire requests
+  --quick                 a smoke run: 2 episodes everywhere, 20 wire requests, a 1-generation campaign
   --json                  last line of stdout: the report as one JSON object`;
 
 export const runCommand: Command = {
@@ -42,6 +48,8 @@ export const runCommand: Command = {
       episodes: { type: 'string' },
       'expert-episodes': { type: 'string' },
       'wire-requests': { type: 'string' },
+      'dev-episodes': { type: 'string' },
+      generations: { type: 'string' },
       workers: { type: 'string' },
       'envs-per-worker': { type: 'string' },
       quick: { type: 'boolean', default: false },
@@ -76,26 +84,47 @@ export const runCommand: Command = {
     say(`  expert    macro success ${(100 * report.stages.expert.macro_success).toFixed(1)}%`);
 
     if (existsSync(EMBEDDED_POLICY_PATH)) {
-      const bar = progress('  baseline');
-      report.stages.baseline = await runBaselineStage({
+      const pool = {
         policy: 'embedded',
         episodes: intFlag(values.episodes, 'episodes', quick ? 2 : 10, 1),
         firstSeed: 1000,
         workers: intFlag(values.workers, 'workers', 2, 1),
         envsPerWorker: intFlag(values['envs-per-worker'], 'envs-per-worker', 4, 1),
-        recordDir: join(out, 'episodes', 'baseline'),
-        onProgress: (condition, d, t) => bar.update(d, t, condition),
+      };
+      for (const [stage, critic, conditions] of [['baseline', 'none', BASELINE_CONDITIONS], ['critic', 'default', PERTURBED_CONDITIONS]] as const) {
+        const bar = progress(`  ${stage}`);
+        const result = await runBaselineStage({
+          ...pool,
+          critic,
+          conditions,
+          recordDir: join(out, 'episodes', stage),
+          onProgress: (condition, d, t) => bar.update(d, t, condition),
+        });
+        bar.done();
+        report.stages[stage] = result;
+        save();
+        for (const [name, c] of Object.entries(result.conditions)) say(`  ${stage.padEnd(9)} ${name.padEnd(15)} macro success ${(100 * c.macro_success).toFixed(1)}%`);
+      }
+      say('  evolution (one campaign on the weakest task and perturbation under the critic)');
+      report.stages.evolution = await runEvolutionStage(report.stages.critic!, {
+        root: join(out, 'evolution'),
+        devEpisodes: intFlag(values['dev-episodes'], 'dev-episodes', quick ? 4 : 30, 1),
+        heldout: quick ? '1-4' : '1-20',
+        generations: intFlag(values.generations, 'generations', quick ? 1 : 2, 1),
+        workers: pool.workers,
+        envsPerWorker: pool.envsPerWorker,
+        log: (line) => say(`    ${line}`),
       });
-      bar.done();
       save();
-      for (const [name, c] of Object.entries(report.stages.baseline.conditions)) say(`  baseline  ${name.padEnd(15)} macro success ${(100 * c.macro_success).toFixed(1)}%`);
+      const evo = report.stages.evolution;
+      if (evo) say(`  evolution ${evo.task} / ${evo.perturbation}: ${evo.campaign.promoted ? `promoted, held-out ${evo.campaign.heldout.parent_success} → ${evo.campaign.heldout.candidate_success} of ${evo.campaign.heldout.episodes} (p = ${evo.campaign.heldout.p_value})` : 'nothing promoted'}`);
     } else {
       report.skipped = [`baseline: ${EMBEDDED_POLICY_PATH} is not in this checkout`];
       say(`  baseline  skipped (${EMBEDDED_POLICY_PATH} missing)`);
     }
 
     report.finished = new Date().toISOString();
-    report.ok = Object.values(report.stages).every((s) => s.ok);
+    report.ok = Object.values(report.stages).every((s) => !s || s.ok);
     save();
     say(`${report.ok ? 'ok' : 'FAILED'}: ${join(out, 'report.md')}`);
     if (values.json) printJsonLine(report);

@@ -1,10 +1,14 @@
-// Stage of `zetta run`: the frozen embedded base policy on every task, on nominal scenes and under
-// the LIBERO-Pro-style perturbations, on the rollout runtime. This is the "before" of the report.
+// Stages of `zetta run`: the frozen embedded base policy on every task, on nominal scenes and under
+// the LIBERO-Pro-style perturbations, on the rollout runtime — alone (the "before" of the report),
+// then governed by the default runtime critic.
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
 import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
 export const BASELINE_CONDITIONS = ['nominal', 'position-shift', 'object-change', 'disturbance'] as const;
+
+export const PERTURBED_CONDITIONS = BASELINE_CONDITIONS.filter((c) => c !== 'nominal');
 
 export interface ConditionResult {
   tasks: Record<string, { success: number; episodes: number; infra_failures: number }>;
@@ -12,10 +16,12 @@ export interface ConditionResult {
   policy_action_share: number;
   infra_failures: number;
   episodes_per_min: number;
+  recoveries: number;
 }
 
 export interface BaselineStageResult {
   policy: string;
+  critic: string;
   episodes_per_task: number;
   conditions: Record<string, ConditionResult>;
   ok: boolean;
@@ -23,6 +29,9 @@ export interface BaselineStageResult {
 
 export interface BaselineOptions {
   readonly policy: string;
+  /** none, default, or a bundle path. */
+  readonly critic: string;
+  readonly conditions: readonly string[];
   readonly episodes: number;
   readonly firstSeed: number;
   readonly workers: number;
@@ -34,7 +43,7 @@ export interface BaselineOptions {
 export async function runBaselineStage(o: BaselineOptions): Promise<BaselineStageResult> {
   const tasks = listTasks().map((t) => t.id);
   const conditions: Record<string, ConditionResult> = {};
-  for (const condition of BASELINE_CONDITIONS) {
+  for (const condition of o.conditions) {
     const r = await evaluate(
       {
         tasks,
@@ -43,6 +52,7 @@ export async function runBaselineStage(o: BaselineOptions): Promise<BaselineStag
         perturbation: condition === 'nominal' ? undefined : resolvePerturbation(condition),
         policy: o.policy,
         executeSteps: 5,
+        critic: resolveCriticSpec(o.critic),
         recordDir: join(o.recordDir, condition),
       },
       { workers: o.workers, envsPerWorker: o.envsPerWorker, onEpisode: (_e, done, total) => o.onProgress(condition, done, total) },
@@ -53,7 +63,8 @@ export async function runBaselineStage(o: BaselineOptions): Promise<BaselineStag
       policy_action_share: r.policyActionShare,
       infra_failures: r.infraFailures,
       episodes_per_min: r.episodesPerMinute,
+      recoveries: r.recoveries ?? 0,
     };
   }
-  return { policy: o.policy, episodes_per_task: o.episodes, conditions, ok: Object.values(conditions).every((c) => c.infra_failures === 0) };
+  return { policy: o.policy, critic: o.critic, episodes_per_task: o.episodes, conditions, ok: Object.values(conditions).every((c) => c.infra_failures === 0) };
 }

@@ -1,5 +1,6 @@
 // The report of `zetta run`: the JSON every stage writes into, and a Markdown rendering for people.
 import type { BaselineStageResult } from './baseline-stage.js';
+import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
 import type { WireStageResult } from './wire-stage.js';
 
@@ -7,7 +8,13 @@ export interface RunReport {
   started: string;
   finished?: string;
   out: string;
-  stages: { wire?: WireStageResult; expert?: ExpertStageResult; baseline?: BaselineStageResult };
+  stages: {
+    wire?: WireStageResult;
+    expert?: ExpertStageResult;
+    baseline?: BaselineStageResult;
+    critic?: BaselineStageResult;
+    evolution?: EvolutionStageResult | undefined;
+  };
   skipped?: string[];
   ok?: boolean;
 }
@@ -16,29 +23,48 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '�
 
 export function renderMarkdown(r: RunReport): string {
   const lines = [`# zetta run`, '', `Started ${r.started}${r.finished ? `, finished ${r.finished}` : ' (running or interrupted)'}.`, ''];
-  const { wire, expert, baseline } = r.stages;
+  const { wire, expert, baseline, critic, evolution } = r.stages;
   if (wire) {
     const py = 'skipped' in wire.python ? `skipped (${wire.python.skipped})` : `p50 ${wire.python.p50_ms.toFixed(2)} ms, max difference from Node ${wire.python.max_abs_diff_vs_node.toExponential(1)}`;
     lines.push('## Policy wire', '', `- Node ONNX server over ZeroMQ: p50 ${wire.node.p50_ms.toFixed(2)} ms, p99 ${wire.node.p99_ms.toFixed(2)} ms (${wire.node.requests} requests)`, `- Python shim: ${py}`, '');
   }
-  if (expert || baseline) lines.push(...successTable(expert, baseline));
+  if (expert || baseline) lines.push(...successTable(expert, baseline, critic));
+  if (evolution) lines.push(...evolutionSection(evolution));
   for (const s of r.skipped ?? []) lines.push(`- skipped: ${s}`);
   return `${lines.join('\n')}\n`;
 }
 
-function successTable(expert: ExpertStageResult | undefined, baseline: BaselineStageResult | undefined): string[] {
-  const conditions = baseline ? Object.keys(baseline.conditions) : [];
-  const tasks = Object.keys(expert?.tasks ?? baseline?.conditions[conditions[0]!]?.tasks ?? {});
-  const header = ['task', ...(expert ? ['expert'] : []), ...conditions.map((c) => `base policy, ${c}`)];
+function successTable(expert: ExpertStageResult | undefined, baseline: BaselineStageResult | undefined, critic: BaselineStageResult | undefined): string[] {
+  // One column per (stage, condition): the base policy alone, then with the critic, per condition.
+  const columns: { title: string; result: BaselineStageResult; condition: string }[] = [];
+  for (const condition of Object.keys(baseline?.conditions ?? {})) {
+    columns.push({ title: `policy, ${condition}`, result: baseline!, condition });
+    if (critic?.conditions[condition]) columns.push({ title: `+ critic, ${condition}`, result: critic, condition });
+  }
+  const tasks = Object.keys(expert?.tasks ?? baseline?.conditions[columns[0]?.condition ?? '']?.tasks ?? {});
+  const header = ['task', ...(expert ? ['expert'] : []), ...columns.map((c) => c.title)];
   const cell = (t: { success: number; episodes: number } | undefined) => (t ? `${t.success}/${t.episodes}` : '—');
-  const rows = tasks.map((task) => [task, ...(expert ? [cell(expert.tasks[task])] : []), ...conditions.map((c) => cell(baseline!.conditions[c]!.tasks[task]))]);
-  const macro = ['**macro**', ...(expert ? [pct(expert.macro_success)] : []), ...conditions.map((c) => pct(baseline!.conditions[c]!.macro_success))];
+  const rows = tasks.map((task) => [task, ...(expert ? [cell(expert.tasks[task])] : []), ...columns.map((c) => cell(c.result.conditions[c.condition]!.tasks[task]))]);
+  const macro = ['**macro**', ...(expert ? [pct(expert.macro_success)] : []), ...columns.map((c) => pct(c.result.conditions[c.condition]!.macro_success))];
   return [
     '## Success per task',
     '',
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
     ...[...rows, macro].map((r) => `| ${r.join(' | ')} |`),
+    '',
+  ];
+}
+
+function evolutionSection(e: EvolutionStageResult): string[] {
+  const h = e.campaign.heldout;
+  const verdict = e.campaign.promoted
+    ? `promoted bundle ${e.campaign.bundle_sha256?.slice(0, 12)}: held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes} (one-sided exact McNemar p = ${h.p_value})`
+    : `nothing promoted (held-out ${h.parent_success ?? '—'} of ${h.episodes ?? '—'} for the parent)`;
+  return [
+    '## Evolution',
+    '',
+    `Campaign ${e.campaign.campaign_id.slice(0, 12)} on ${e.task} under ${e.perturbation} (policy + default critic: ${pct(e.parent_rate)} in the critic stage), ${e.campaign.generations} generation(s): ${verdict}. Report: \`${e.campaign.report}\`.`,
     '',
   ];
 }
