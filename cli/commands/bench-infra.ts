@@ -14,7 +14,7 @@ embedded suite over ZeroMQ, twice in the same run:
 Reports the wait per action of each (median, p99, mean) and their ratio.
 
   --latency-ms MS   time each policy call takes (default 60)
-  --episodes N      episodes per arm (default 2)
+  --episodes N      episodes per arm (default 5)
   --steps N         steps per episode (default 100; the zetta arm runs in real time: 5 s per 100)
   --task T          the task (default goal/lift_red_cube)
   --json            last line: {"policy_latency_ms", "sync_ms_per_action", "zetta_ms_per_action",
@@ -44,7 +44,7 @@ export const benchInfraCommand: Command = {
     const bar = progress('bench infra');
     const r = await benchInfra({
       latencyMs: intFlag(values['latency-ms'], 'latency-ms', 60, 1),
-      episodes: intFlag(values.episodes, 'episodes', 2, 1),
+      episodes: intFlag(values.episodes, 'episodes', 5, 1),
       steps: intFlag(values.steps, 'steps', 100, 1),
       task: values.task!,
       onProgress: (d, t) => bar.update(d, t),

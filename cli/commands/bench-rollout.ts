@@ -21,7 +21,7 @@ and the runtime once more with the real ONNX policy and no added latency.
   --execute-steps k         actions executed per chunk before asking again (default 1: every action
                             is a policy call, so the policy, not the simulator, is the bottleneck,
                             as with a VLA on a GPU; 5 is LIBERO's client, where on two cores the
-                            physics caps the runtime near 11× the sequential rate)
+                            simulator's physics, not the policy, caps the runtime's gain)
   --json                    last line: {"sequential_episodes_per_min", "runtime_episodes_per_min",
                             "ratio", "mean_batch_size", "onnx_runtime_episodes_per_min", ...}`;
 
