@@ -57,15 +57,10 @@ export interface RealtimeTiming {
   readonly deadlineMs: number;
 }
 
-export interface EpisodeOutcome {
+/** What an episode's recording summary says, and what the runtime knows besides. */
+export interface EpisodeOutcome extends EpisodeSummary {
   readonly task: string;
   readonly seed: number;
-  readonly success: boolean;
-  readonly steps: number;
-  readonly milestones: readonly string[];
-  readonly infraFailure: string | null;
-  readonly policyActions: number;
-  readonly recoveryActions: number;
   readonly holdActions: number;
   readonly policyCalls: number;
   /** Time the loop spent blocked waiting for the policy. */
@@ -73,7 +68,6 @@ export interface EpisodeOutcome {
   /** Requests abandoned past their deadline (real time). */
   readonly lateChunks: number;
   readonly resetDigest: string;
-  readonly wallMs: number;
   readonly recordPath: string | null;
   /** Recovery programs started (0 without a critic). */
   readonly recoveries: number;
