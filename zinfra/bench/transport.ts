@@ -64,14 +64,17 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     const weights = randomMlp({ inputDim: 8, hidden: [256, 256], horizon: HORIZON, actionDim: ACTION_DIM, seed: 3 });
     const onnxPath = join(dir, 'mlp.onnx');
     writeMlpOnnx(onnxPath, weights, { inputName: STATE_KEY, policyId: 'bench-mlp' });
-    // One server process serves ZeroMQ and the WebSocket baseline alike; a second serves ipc://.
-    const tcpServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', 'tcp://127.0.0.1:0', '--openpi-ws', '127.0.0.1:0']);
+    // One server process per transport: a server's collections, triggered by the frames it takes
+    // in, must not land in another transport's samples.
+    const tcpServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', 'tcp://127.0.0.1:0']);
     servers.push(tcpServer);
     const ipcServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'node.sock')}`]);
     servers.push(ipcServer);
+    const wsServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'unused.sock')}`, '--openpi-ws', '127.0.0.1:0']);
+    servers.push(wsServer);
     transports.push(await clientProcess('zmq', { kind: 'zmq', endpoint: tcpServer.endpoint }));
     transports.push(await clientProcess('zmq_ipc', { kind: 'zmq', endpoint: ipcServer.endpoint }));
-    transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${tcpServer.openpiWsPort}` }));
+    transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${wsServer.openpiWsPort}` }));
     let pythonSkipped: string | undefined;
     if (options.python) {
       const npzPath = join(dir, 'mlp.npz');
