@@ -2,10 +2,10 @@
 // ONNX server and by the Python shim (numpy); the same observations go through both over real
 // ZeroMQ sockets, and their action chunks must agree.
 import { join } from 'node:path';
+import { writeDemoMlp } from '../../zinfra/bench/demo-mlp.js';
 import { liberoObservation } from '../../zinfra/bench/libero-observation.js';
 import { summarize } from '../../zinfra/bench/stats.js';
 import { PolicyClient } from '../../zinfra/policy/client.js';
-import { randomMlp, writeMlpNpz, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';
 import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
 import { startPythonPolicyServer } from '../../zinfra/policy/python-server-process.js';
 import { PolicyServer } from '../../zinfra/policy/server.js';
@@ -18,16 +18,11 @@ export interface WireStageResult {
   ok: boolean;
 }
 
-const STATE_KEY = 'observation/state';
 /** float32 numpy and onnxruntime sum in different orders; they agree to well within this. */
 const AGREEMENT_TOLERANCE = 1e-4;
 
 export async function runWireStage(dir: string, requests: number, onProgress: (done: number, total: number) => void): Promise<WireStageResult> {
-  const weights = randomMlp({ inputDim: 8, hidden: [256, 256], horizon: 10, actionDim: 7, seed: 1 });
-  const onnxPath = join(dir, 'demo-mlp.onnx');
-  const npzPath = join(dir, 'demo-mlp.npz');
-  writeMlpOnnx(onnxPath, weights, { inputName: STATE_KEY, policyId: 'demo-mlp' });
-  writeMlpNpz(npzPath, weights, STATE_KEY);
+  const { onnx: onnxPath, npz: npzPath } = writeDemoMlp(dir, { seed: 1, policyId: 'demo-mlp', npz: true });
   const observations = Array.from({ length: requests }, (_, i) => liberoObservation(i));
 
   const policy = await OnnxPolicy.load(onnxPath);
@@ -35,7 +30,7 @@ export async function runWireStage(dir: string, requests: number, onProgress: (d
   try {
     const meta = await policy.metadata();
     const node = await drive(server.endpoint, observations, (d) => onProgress(d, requests * 2));
-    const python = await drivePython(npzPath, dir, observations, node.chunks, (d) => onProgress(requests + d, requests * 2));
+    const python = await drivePython(npzPath!, dir, observations, node.chunks, (d) => onProgress(requests + d, requests * 2));
     const pythonOk = 'skipped' in python || python.max_abs_diff_vs_node <= AGREEMENT_TOLERANCE;
     return {
       policy: { policyId: meta.policyId, modelVersion: meta.modelVersion, actionHorizon: meta.actionHorizon, actionDim: meta.actionDim },

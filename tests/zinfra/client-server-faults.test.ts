@@ -10,6 +10,7 @@ import { PolicyUnavailable } from '../../zinfra/policy/errors.js';
 import { randomMlp, writeMlpNpz } from '../../zinfra/policy/mlp-onnx.js';
 import { DEFAULT_PYTHON, startPythonPolicyServer, type PythonServer } from '../../zinfra/policy/python-server-process.js';
 import { stateObservation } from '../support/scripted-policy.js';
+import { waitFor } from '../support/wait-for.js';
 
 function pythonPeerMissing(): string | false {
   try {
@@ -76,11 +77,3 @@ describe.skipIf(pythonPeerMissing())('PolicyClient against a Python shim process
     await expect(client.request(obs, { episodeId: 'e', step: 2 })).resolves.toBeDefined();
   });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!cond()) {
-    if (performance.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -9,6 +9,7 @@ import { PolicyServer } from '../../zinfra/policy/server.js';
 import { encode } from '../../zinfra/protocol/codec.js';
 import { decodeReply, encodeMessage } from '../../zinfra/protocol/messages.js';
 import { f32 } from '../../zinfra/protocol/ndarray.js';
+import { waitFor } from '../support/wait-for.js';
 import { ScriptedPolicy, expectedActions, stateObservation } from '../support/scripted-policy.js';
 
 const ctx = (step: number, deadlineMs = 2000) => ({ episodeId: 'ep-1', step, deadlineMs });
@@ -131,11 +132,3 @@ describe('PolicyClient ↔ PolicyServer over real ZeroMQ sockets', () => {
     expect(() => decodeReply(raw)).toThrowError(/non-finite/);
   });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!cond()) {
-    if (performance.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -5,17 +5,16 @@
 //           the current one executes, and a step with no action ready holds (counted as a full
 //           control period of waiting, so holds are never free).
 // Both reach the policy over real ZeroMQ sockets.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEnv } from '../../sim/index.js';
 import { PolicyClient } from '../policy/client.js';
 import { DelayedPolicy } from '../policy/delayed-policy.js';
-import { randomMlp, writeMlpOnnx } from '../policy/mlp-onnx.js';
 import { OnnxPolicy } from '../policy/onnx-policy.js';
-import { EMBEDDED_POLICY_PATH } from '../policy/open-policy.js';
 import { PolicyServer } from '../policy/server.js';
 import { runEpisode, type RunEpisodeOptions } from '../runtime/run-episode.js';
+import { benchPolicyModel } from './demo-mlp.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface InfraBenchOptions {
@@ -43,7 +42,8 @@ const CONTROL_PERIOD_MS = 50;
 
 export async function benchInfra(options: InfraBenchOptions): Promise<InfraBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-infra-'));
-  const { backend, label } = await loadBackend(dir);
+  const { path, label } = benchPolicyModel(dir);
+  const backend = await OnnxPolicy.load(path);
   const server = await PolicyServer.start(new DelayedPolicy(backend, options.latencyMs), { bind: `ipc://${join(dir, 'policy.sock')}` });
   const client = await PolicyClient.connect({ endpoint: server.endpoint, defaultDeadlineMs: 10 * options.latencyMs + 1000 });
   const env = await createEnv();
@@ -93,12 +93,4 @@ export async function benchInfra(options: InfraBenchOptions): Promise<InfraBench
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The embedded base policy when this checkout has it; otherwise an untrained MLP of the same interface. */
-async function loadBackend(dir: string): Promise<{ backend: OnnxPolicy; label: string }> {
-  if (existsSync(EMBEDDED_POLICY_PATH)) return { backend: await OnnxPolicy.load(EMBEDDED_POLICY_PATH), label: 'embedded' };
-  const path = join(dir, 'untrained.onnx');
-  writeMlpOnnx(path, randomMlp({ inputDim: 8, hidden: [256, 256], horizon: 10, actionDim: 7, seed: 1 }), { inputName: 'observation/state' });
-  return { backend: await OnnxPolicy.load(path), label: 'untrained-mlp' };
 }

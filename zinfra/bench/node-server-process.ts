@@ -3,6 +3,7 @@
 // garbage collection and scheduling never sit inside the client's measurements or vice versa.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { stopChild } from '../child-process.js';
 import { packagePath } from '../package-root.js';
 
 export interface NodeServerProcess {
@@ -45,15 +46,6 @@ export async function startNodePolicyServer(args: readonly string[], readyTimeou
     endpoint: ready.endpoint,
     openpiWsPort: ready.openpi_ws_port,
     process: child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
-        child.once('exit', () => {
-          clearTimeout(killer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }

@@ -3,14 +3,13 @@
 //   sequential — one simulator, one request at a time;
 //   runtime    — the rollout runtime: worker threads with several simulators each, one batching server;
 // and the runtime once more with the real ONNX policy and no added latency.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DelayedPolicy } from '../policy/delayed-policy.js';
-import { randomMlp, writeMlpOnnx } from '../policy/mlp-onnx.js';
 import { OnnxPolicy } from '../policy/onnx-policy.js';
-import { EMBEDDED_POLICY_PATH } from '../policy/open-policy.js';
 import { evaluate, type EvaluationPlan } from '../runtime/evaluation.js';
+import { benchPolicyModel } from './demo-mlp.js';
 
 export interface RolloutBenchOptions {
   readonly latencyMs: number;
@@ -43,7 +42,7 @@ export interface RolloutBenchResult {
 export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-rollout-bench-'));
   try {
-    const { path, label } = modelPath(dir);
+    const { path, label } = benchPolicyModel(dir);
     const plan = (episodes: number): EvaluationPlan => ({
       tasks: options.tasks,
       episodesPerTask: Math.max(1, Math.round(episodes / options.tasks.length)),
@@ -76,12 +75,4 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The embedded base policy when this checkout has it; otherwise an untrained MLP of the same interface. */
-function modelPath(dir: string): { path: string; label: string } {
-  if (existsSync(EMBEDDED_POLICY_PATH)) return { path: EMBEDDED_POLICY_PATH, label: 'embedded' };
-  const path = join(dir, 'untrained.onnx');
-  writeMlpOnnx(path, randomMlp({ inputDim: 8, hidden: [256, 256], horizon: 10, actionDim: 7, seed: 1 }), { inputName: 'observation/state' });
-  return { path, label: 'untrained-mlp' };
 }

@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomMlp, writeMlpNpz, writeMlpOnnx } from '../policy/mlp-onnx.js';
 import { startPythonPolicyServer } from '../policy/python-server-process.js';
 import { encodeMessage } from '../protocol/messages.js';
 import type { Observation } from '../protocol/ndarray.js';
 import { startNodePolicyServer, type NodeServerProcess } from './node-server-process.js';
+import { writeDemoMlp } from './demo-mlp.js';
 import { liberoObservation } from './libero-observation.js';
 import { summarize, type Summary } from './stats.js';
 import type { ClientSpec, FromClient, ToClient } from './transport-client.js';
@@ -52,18 +52,13 @@ interface Transport {
 
 const CLIENT_URL = new URL('./transport-client.js', import.meta.url);
 
-const HORIZON = 10;
-const ACTION_DIM = 7;
-const STATE_KEY = 'observation/state';
 
 export async function benchTransport(options: TransportBenchOptions): Promise<TransportBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-bench-'));
   const transports: Transport[] = [];
   const servers: NodeServerProcess[] = [];
   try {
-    const weights = randomMlp({ inputDim: 8, hidden: [256, 256], horizon: HORIZON, actionDim: ACTION_DIM, seed: 3 });
-    const onnxPath = join(dir, 'mlp.onnx');
-    writeMlpOnnx(onnxPath, weights, { inputName: STATE_KEY, policyId: 'bench-mlp' });
+    const { onnx: onnxPath, npz: npzPath } = writeDemoMlp(dir, { seed: 3, policyId: 'bench-mlp', npz: options.python });
     // One server process per transport: a server's collections, triggered by the frames it takes
     // in, must not land in another transport's samples.
     const tcpServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', 'tcp://127.0.0.1:0']);
@@ -77,8 +72,6 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${wsServer.openpiWsPort}` }));
     let pythonSkipped: string | undefined;
     if (options.python) {
-      const npzPath = join(dir, 'mlp.npz');
-      writeMlpNpz(npzPath, weights, STATE_KEY);
       try {
         const shim = await startPythonPolicyServer({ policy: `npz-mlp:${npzPath}`, bind: `ipc://${join(dir, 'python.sock')}` });
         transports.push(await clientProcess('python', { kind: 'zmq', endpoint: shim.endpoint }, () => shim.stop()));

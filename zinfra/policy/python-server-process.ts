@@ -2,6 +2,7 @@
 // waits for its `ready <endpoint>` line. Used by `zetta bench transport`, the tests, and anyone who
 // wants a Python-hosted policy next to a Node process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { stopChild } from '../child-process.js';
 import { packagePath } from '../package-root.js';
 
 /** Debian's interpreter sees python3-zmq/msgpack/numpy; a pyenv `python3` on the PATH may not. */
@@ -59,16 +60,4 @@ export async function startPythonPolicyServer(options: PythonServerOptions): Pro
     process: child,
     stop: () => stopChild(child),
   };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
