@@ -11,6 +11,7 @@ export const POLICY_KEYS = {
   state: 'observation/state',
   objects: 'observation/objects',
   task: 'observation/task',
+  step: 'observation/step',
   prompt: 'prompt',
 } as const;
 
@@ -31,6 +32,7 @@ export class PolicyObservationWriter {
   private readonly state = new Float32Array(STATE_DIM);
   private readonly objects = new Float32Array(POLICY_OBJECT_SLOTS * OBJECT_POSE_DIM);
   private readonly task = new Float32Array(POLICY_TASKS.length);
+  private readonly step = new Float32Array(1);
   private readonly out: PolicyObservation;
 
   constructor() {
@@ -38,6 +40,7 @@ export class PolicyObservationWriter {
       [POLICY_KEYS.state]: { dtype: '<f4', shape: [STATE_DIM], data: this.state },
       [POLICY_KEYS.objects]: { dtype: '<f4', shape: [this.objects.length], data: this.objects },
       [POLICY_KEYS.task]: { dtype: '<f4', shape: [this.task.length], data: this.task },
+      [POLICY_KEYS.step]: { dtype: '<f4', shape: [1], data: this.step },
       [POLICY_KEYS.prompt]: '',
     };
   }
@@ -51,6 +54,9 @@ export class PolicyObservationWriter {
     this.objects.set(obs.objects);
     this.task.fill(0);
     this.task[policyTaskIndex(task)] = 1;
+    // The step count is the only memory a reactive policy gets: above a spring-back button,
+    // "about to press" and "just pressed" look the same except for when they happen.
+    this.step[0] = obs.t;
     this.out[POLICY_KEYS.prompt] = obs.prompt;
     return this.out;
   }

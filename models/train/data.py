@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 FORMAT = "zetta-demos/1"
-INPUT_KEYS = ("observation/state", "observation/objects", "observation/task")
+INPUT_KEYS = ("observation/state", "observation/objects", "observation/task", "observation/step")
 
 
 def _sha256(path):
@@ -50,6 +50,7 @@ def load_demos(directory, horizon):
         manifest = json.load(f)
     inputs = {k: [] for k in INPUT_KEYS}
     labels = []
+    distractors = []
     files = {}
     episodes = dropped = 0
     for task, entry in sorted(manifest["tasks"].items()):
@@ -58,13 +59,28 @@ def load_demos(directory, horizon):
         for k in INPUT_KEYS:
             inputs[k].append(arrays[k])
         labels.append(chunks)
+        distractors.append(np.full(len(chunks), _distractor_mask(manifest, task), dtype=np.int64))
         files[entry["file"]] = _sha256(path)
         episodes += kept
         dropped += failed
     data = {k: np.concatenate(v) for k, v in inputs.items()}
+    data["distractor_mask"] = np.concatenate(distractors)
     summary = {
         "episodes": episodes, "dropped_failed": dropped, "samples": int(sum(len(c) for c in labels)),
         "noise_std": manifest["noise_std"], "episodes_per_task": manifest["episodes_per_task"],
         "seeds": manifest["seeds"], "files": files,
     }
     return data, np.concatenate(labels), summary
+
+
+def _distractor_mask(manifest, task):
+    """Bit i set when object slot i holds a movable the task's goal never mentions: the expert's
+    actions do not depend on where it stands, so training may move it (demos.json `slots`)."""
+    slots = manifest.get("slots", {}).get(task)
+    if slots is None:
+        return 0
+    mask = 0
+    for i, name in enumerate(slots["names"][:slots["movables"]]):
+        if name not in slots["goal_objects"]:
+            mask |= 1 << i
+    return mask

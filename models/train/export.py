@@ -17,7 +17,7 @@ def export_onnx(policy, tasks, path, version_prefix="bc-v1"):
     version changes exactly when the weights or the graph do)."""
     policy.eval()
     wrapper = ExportedPolicy(policy).eval()
-    dummy = (torch.zeros(1, 8), torch.zeros(1, 42), torch.zeros(1, tasks))
+    dummy = (torch.zeros(1, 8), torch.zeros(1, 42), torch.zeros(1, tasks), torch.zeros(1, 1))
     torch.onnx.export(
         wrapper, dummy, path, input_names=list(INPUT_KEYS), output_names=["actions"],
         dynamic_axes={**{k: {0: "batch"} for k in INPUT_KEYS}, "actions": {0: "batch"}},

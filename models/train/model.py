@@ -1,4 +1,4 @@
-"""The embedded base policy: one multi-task residual MLP over the three policy inputs.
+"""The embedded base policy: one multi-task residual MLP over the four policy inputs.
 
 - Normalization statistics are buffers, so the exported ONNX graph takes raw observations.
 - Object positions are also given relative to the hand (objects − eef). (Dropping the absolute
@@ -10,7 +10,7 @@
 - Several candidate chunks (modes) with a mode classifier, trained winner-takes-all: where the
   observation cannot tell two situations apart (above the button, before or after pressing it) a
   single regression head averages "go down" and "go away" into standing still; picking one mode
-  commits to one of them.
+  commits to one of them. The episode step is an input too, the only memory a reactive policy has.
 - Motion (6 dims per step) is regressed; the gripper is a per-step open/close decision (logit),
   emitted as exactly −1 or +1 like the expert's labels: the expert never half-closes the gripper."""
 import torch
@@ -44,23 +44,23 @@ class Normalizer(nn.Module):
 
 
 class SlotPointer(nn.Module):
-    """Multi-head attention over the object slots; the query comes from task and robot state."""
+    """Multi-head attention over the object slots; the query comes from task, robot state and step."""
 
     def __init__(self, tasks, absolute, heads=4, key_dim=16, value_dim=16):
         super().__init__()
         self.heads, self.key_dim = heads, key_dim
         slot_in = POSE_DIM + 3 + OBJECT_SLOTS if absolute else 4 + 3 + OBJECT_SLOTS  # pose or orientation, relative position, slot id
         self.register_buffer("slot_ids", torch.eye(OBJECT_SLOTS))
-        self.query = nn.Sequential(nn.Linear(tasks + STATE_DIM, 64), nn.GELU(), nn.Linear(64, heads * key_dim))
+        self.query = nn.Sequential(nn.Linear(tasks + STATE_DIM + 1, 64), nn.GELU(), nn.Linear(64, heads * key_dim))
         self.key = nn.Linear(slot_in, heads * key_dim)
         self.value = nn.Linear(slot_in, heads * value_dim)
         self.out_dim = heads * (value_dim + 3)
 
-    def forward(self, state_n, objects_n, relative_n, task):
+    def forward(self, state_n, objects_n, relative_n, task, step_n):
         b = state_n.shape[0]
         rel = relative_n.reshape(b, OBJECT_SLOTS, 3)
         slots = torch.cat([objects_n.reshape(b, OBJECT_SLOTS, -1), rel, self.slot_ids.expand(b, -1, -1)], dim=2)
-        q = self.query(torch.cat([task, state_n], dim=1)).reshape(b, self.heads, 1, self.key_dim)
+        q = self.query(torch.cat([task, state_n, step_n], dim=1)).reshape(b, self.heads, 1, self.key_dim)
         k = self.key(slots).reshape(b, OBJECT_SLOTS, self.heads, self.key_dim).transpose(1, 2)
         v = self.value(slots).reshape(b, OBJECT_SLOTS, self.heads, -1).transpose(1, 2)
         w = torch.softmax((q * k).sum(-1) / self.key_dim ** 0.5, dim=-1)  # (B, heads, slots)
@@ -86,9 +86,10 @@ class BCPolicy(nn.Module):
         self.norm_state = Normalizer(STATE_DIM)
         self.norm_objects = Normalizer(OBJECT_SLOTS * POSE_DIM)
         self.norm_relative = Normalizer(OBJECT_SLOTS * 3)
+        self.norm_step = Normalizer(1)
         self.pointer = SlotPointer(tasks, absolute_objects) if pointer else None
         object_dim = OBJECT_SLOTS * (POSE_DIM if absolute_objects else 4)
-        inputs = STATE_DIM + object_dim + OBJECT_SLOTS * 3 + tasks + (self.pointer.out_dim if pointer else 0)
+        inputs = STATE_DIM + object_dim + OBJECT_SLOTS * 3 + tasks + 1 + (self.pointer.out_dim if pointer else 0)
         self.stem = nn.Linear(inputs, width)
         self.blocks = nn.Sequential(*[ResidualBlock(width, dropout) for _ in range(blocks)])
         self.head_norm = nn.LayerNorm(width)
@@ -96,19 +97,21 @@ class BCPolicy(nn.Module):
         self.grip = nn.Linear(width, modes * horizon)
         self.mode = nn.Linear(width, modes)
 
-    def fit_normalizers(self, state, objects):
+    def fit_normalizers(self, state, objects, step):
         self.norm_state.fit(state)
+        self.norm_step.fit(step)
         self.norm_objects.fit(objects)
         self.norm_relative.fit(relative_positions(state, objects))
 
-    def forward(self, state, objects, task):
+    def forward(self, state, objects, task, step):
         """Training view: motion (B, M, H, 6), gripper logits (B, M, H) (> 0 means close) and mode
         logits (B, M), for M candidate chunks."""
         s, o = self.norm_state(state), self.norm_objects(objects)
         if not self.absolute_objects:
             o = o.reshape(-1, OBJECT_SLOTS, POSE_DIM)[:, :, 3:].reshape(-1, OBJECT_SLOTS * 4)
         r = self.norm_relative(relative_positions(state, objects))
-        parts = [s, o, r, task] + ([self.pointer(s, o, r, task)] if self.pointer is not None else [])
+        t = self.norm_step(step)
+        parts = [s, o, r, task, t] + ([self.pointer(s, o, r, task, t)] if self.pointer is not None else [])
         h = self.head_norm(self.blocks(self.stem(torch.cat(parts, dim=1))))
         m, hz = self.modes, self.horizon
         return self.motion(h).reshape(-1, m, hz, MOTION_DIM), self.grip(h).reshape(-1, m, hz), self.mode(h)
@@ -121,8 +124,8 @@ class ExportedPolicy(nn.Module):
         super().__init__()
         self.policy = policy
 
-    def forward(self, state, objects, task):
-        motion, grip, mode = self.policy(state, objects, task)
+    def forward(self, state, objects, task, step):
+        motion, grip, mode = self.policy(state, objects, task, step)
         best = mode.argmax(dim=1)
         motion = torch.gather(motion, 1, best[:, None, None, None].expand(-1, 1, motion.shape[2], motion.shape[3]))[:, 0]
         grip = torch.gather(grip, 1, best[:, None, None].expand(-1, 1, grip.shape[2]))[:, 0]

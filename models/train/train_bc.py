@@ -18,7 +18,7 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from data import INPUT_KEYS, load_demos  # noqa: E402
 from export import OPSET, export_onnx  # noqa: E402
-from model import BCPolicy, MOTION_DIM  # noqa: E402
+from model import BCPolicy, MOTION_DIM, OBJECT_SLOTS  # noqa: E402
 
 
 def parse_args(argv):
@@ -39,16 +39,57 @@ def parse_args(argv):
     p.add_argument("--mode-weight", type=float, default=0.05, help="weight of the mode classifier's loss")
     p.add_argument("--no-pointer", action="store_true", help="no attention over object slots")
     p.add_argument("--relative-only", action="store_true", help="object positions only relative to the hand")
+    p.add_argument("--shuffle-distractors", type=int, default=1,
+                   help="1: each sample's distractor objects trade places at random (the expert ignores them)")
+    p.add_argument("--shift", type=float, default=0.0,
+                   help="metres: move hand and objects together by U(-s, s) in x and y (the expert acts on relative positions)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads; on a shared 2-core machine 2 threads ran 10x slower than 1 (OpenMP waits)")
     return p.parse_args(argv)
 
 
+def shuffle_distractors(objects, mask, gen):
+    """Per sample, a random permutation of the poses among its distractor slots (bits of `mask`);
+    every other slot stays. In the 50 layouts per task the distractors stand in only some of their
+    possible arrangements, and a network that keys on them does not generalize to new layouts."""
+    b = objects.shape[0]
+    slots = objects.reshape(b, OBJECT_SLOTS, -1)
+    index = torch.arange(OBJECT_SLOTS).expand(b, -1)
+    movable = ((mask[:, None] >> index) & 1).bool()
+    # Distractors first (by index, then in random order), the other slots after them, in order:
+    # pairing the two orders maps each distractor slot to a random distractor and the rest to themselves.
+    by_index = torch.argsort(torch.where(movable, index, index + OBJECT_SLOTS), dim=1)
+    at_random = torch.argsort(torch.where(movable, torch.rand(b, OBJECT_SLOTS, generator=gen), (index + OBJECT_SLOTS).float()), dim=1)
+    source = torch.empty_like(index).scatter_(1, by_index, at_random)
+    return torch.gather(slots, 1, source[:, :, None].expand(-1, -1, slots.shape[2])).reshape(b, -1)
+
+
+def shift_scene(state, objects, metres, gen):
+    """The hand and every present object moved by one random (dx, dy) per sample."""
+    b = state.shape[0]
+    delta = (torch.rand(b, 2, generator=gen) * 2 - 1) * metres
+    state = state.clone()
+    state[:, :2] += delta
+    slots = objects.reshape(b, OBJECT_SLOTS, -1).clone()
+    present = (slots != 0).any(dim=2, keepdim=True).float()
+    slots[:, :, :2] += delta[:, None, :] * present
+    return state, slots.reshape(b, -1)
+
+
+def augment(batch, args, gen):
+    state, objects, task, step, mask, target = batch
+    if args.shuffle_distractors:
+        objects = shuffle_distractors(objects, mask, gen)
+    if args.shift > 0:
+        state, objects = shift_scene(state, objects, args.shift, gen)
+    return state, objects, task, step, target
+
+
 def chunk_loss(model, batch, args):
     """Winner-takes-all over the candidate chunks: each sample trains the mode closest to its label
     (plus a little of the others, so no mode starves), and the classifier learns which mode won."""
-    state, objects, task, target = batch
-    motion, grip, mode = model(state, objects, task)
+    state, objects, task, step, target = batch
+    motion, grip, mode = model(state, objects, task, step)
     motion_err = ((motion - target[:, None, :, :MOTION_DIM]) ** 2).mean(dim=(2, 3))  # (B, M)
     # Labels are −1/+1; BCE wants 0/1.
     closed = (target[:, None, :, MOTION_DIM] > 0).float().expand_as(grip)
@@ -79,7 +120,8 @@ def train(model, tensors, args, log):
         sums = np.zeros(3)
         for i in range(steps_per_epoch):
             idx = perm[i * args.batch:(i + 1) * args.batch]
-            loss, motion_loss, grip_loss = chunk_loss(model, [t[idx] for t in tensors], args)
+            batch = augment([t[idx] for t in tensors], args, gen)
+            loss, motion_loss, grip_loss = chunk_loss(model, batch, args)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -101,9 +143,9 @@ def main(argv):
     tasks = data["observation/task"].shape[1]
     print(f"{demo_summary['samples']} samples from {demo_summary['episodes']} episodes "
           f"({demo_summary['dropped_failed']} failed episodes dropped), {tasks} tasks", flush=True)
-    tensors = [torch.from_numpy(data[k]) for k in INPUT_KEYS] + [torch.from_numpy(labels)]
+    tensors = [torch.from_numpy(data[k]) for k in INPUT_KEYS] + [torch.from_numpy(data["distractor_mask"]), torch.from_numpy(labels)]
     model = BCPolicy(tasks, args.horizon, args.width, args.blocks, args.dropout, args.modes, not args.no_pointer, not args.relative_only)
-    model.fit_normalizers(tensors[0], tensors[1])
+    model.fit_normalizers(tensors[0], tensors[1], tensors[3])
     params = sum(p.numel() for p in model.parameters())
     print(f"{params} parameters", flush=True)
     history = train(model, tensors, args, lambda line: print(line, flush=True))

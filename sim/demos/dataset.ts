@@ -16,6 +16,7 @@ export class TaskDemos {
   private readonly state = new FloatColumn(STATE_DIM);
   private readonly objects = new FloatColumn(POLICY_OBJECT_SLOTS * OBJECT_POSE_DIM);
   private readonly taskOneHot = new FloatColumn(POLICY_TASKS.length);
+  private readonly stepInput = new FloatColumn(1);
   private readonly actions = new FloatColumn(ACTION_DIM);
   private readonly executed = new FloatColumn(ACTION_DIM);
   private readonly episode = new IntColumn();
@@ -54,6 +55,7 @@ export class TaskDemos {
     this.state.push(floats(obs, POLICY_KEYS.state));
     this.objects.push(floats(obs, POLICY_KEYS.objects));
     this.taskOneHot.push(floats(obs, POLICY_KEYS.task));
+    this.stepInput.push(floats(obs, POLICY_KEYS.step));
     this.actions.push(label);
     this.executed.push(executed);
     this.episode.push(this.episodes);
@@ -66,7 +68,7 @@ export class TaskDemos {
     if (!open) throw new Error('endEpisode outside an episode');
     this.open = undefined;
     if (!keep) {
-      for (const c of [this.state, this.objects, this.taskOneHot, this.actions, this.executed, this.episode, this.step]) c.truncate(open.start);
+      for (const c of [this.state, this.objects, this.taskOneHot, this.stepInput, this.actions, this.executed, this.episode, this.step]) c.truncate(open.start);
       return;
     }
     this.episodeSeed.push(open.plan.seed);
@@ -90,6 +92,7 @@ export class TaskDemos {
       [POLICY_KEYS.state]: f4(this.state),
       [POLICY_KEYS.objects]: f4(this.objects),
       [POLICY_KEYS.task]: f4(this.taskOneHot),
+      [POLICY_KEYS.step]: f4(this.stepInput),
       actions: f4(this.actions),
       executed_actions: f4(this.executed),
       episode: i8(this.episode, n),

@@ -89,6 +89,29 @@ export async function recordDemos(o: DemoOptions): Promise<DemoSummary> {
     discarded: all.reduce((n, t) => n + t.discarded, 0),
     steps: all.reduce((n, t) => n + t.steps, 0),
   };
-  writeManifest(o.out, { ...summary, policy_tasks: POLICY_TASKS, object_slots: POLICY_OBJECT_SLOTS });
+  const slots = Object.fromEntries(tasks.map((t) => [t, taskSlots(t)]));
+  writeManifest(o.out, { ...summary, policy_tasks: POLICY_TASKS, object_slots: POLICY_OBJECT_SLOTS, slots });
   return summary;
+}
+
+/**
+ * What fills a task's object slots, for a training script's augmentations: the slot names in order
+ * (movables, then fixtures), how many are movables, and which names the goal or a stage refers to.
+ * A movable the goal never mentions is a distractor: the expert's actions do not depend on it.
+ */
+export function taskSlots(id: string): { names: string[]; movables: number; goal_objects: string[] } {
+  const task = getTask(id);
+  const referenced = new Set<string>();
+  for (const g of task.goal) {
+    if ('object' in g) referenced.add(g.object);
+    if ('target' in g) referenced.add(g.target);
+  }
+  for (const s of task.stages) {
+    if ('object' in s) referenced.add(s.object);
+    if ('target' in s) referenced.add(s.target);
+    if ('cabinet' in s) referenced.add(s.cabinet);
+    if ('button' in s) referenced.add(s.button);
+  }
+  const names = [...task.movables.map((m) => m.name), ...task.fixtures.map((f) => f.name)];
+  return { names, movables: task.movables.length, goal_objects: names.filter((n) => referenced.has(n)) };
 }

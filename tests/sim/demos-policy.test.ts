@@ -1,5 +1,5 @@
 // The committed embedded base policy (models/embedded-bc.onnx) loads through OnnxPolicy with the
-// three observation inputs and returns finite (10, 7) chunks, the gripper as exactly −1 or +1.
+// four observation inputs and returns finite (10, 7) chunks, the gripper as exactly −1 or +1.
 // Nothing here retrains: the model card (models/README.md) says how the file was made.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ describe('models/embedded-bc.onnx', () => {
     expect(meta.modelVersion).toMatch(/^bc-v\d+-[0-9a-f]{12}$/);
     expect(meta.actionHorizon).toBe(10);
     expect(meta.actionDim).toBe(7);
-    expect([...meta.observationKeys].sort()).toEqual([POLICY_KEYS.objects, POLICY_KEYS.state, POLICY_KEYS.task]);
+    expect([...meta.observationKeys].sort()).toEqual([POLICY_KEYS.objects, POLICY_KEYS.state, POLICY_KEYS.step, POLICY_KEYS.task]);
   });
 
   it('returns finite chunks on every task, one or several observations at a time', async () => {
@@ -44,5 +44,14 @@ describe('models/embedded-bc.onnx', () => {
     const alone = results.at(-1)!.actions.data;
     const batched = results[0]!.actions.data;
     for (let i = 0; i < alone.length; i++) expect(Math.abs(alone[i]! - batched[i]!)).toBeLessThan(1e-4);
+  });
+
+  it('reads the episode step: the same scene early and late in an episode gets a different chunk', async () => {
+    const task = 'long/press_button_then_green_on_plate';
+    const obs = new PolicyObservationWriter().fill(env.resetSync({ task, seed: 1000 }).obs, task);
+    const early = (await policy.infer([obs]))[0]!.actions.data.slice();
+    (obs[POLICY_KEYS.step] as { data: Float32Array }).data[0] = 300;
+    const late = (await policy.infer([obs]))[0]!.actions.data;
+    expect(Math.max(...early.map((v, i) => Math.abs(v - late[i]!)))).toBeGreaterThan(0.05);
   });
 });

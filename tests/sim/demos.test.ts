@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { demosCommand } from '../../cli/commands/demos.js';
-import { demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, recordEpisode, TaskDemos } from '../../sim/demos/index.js';
+import { demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, recordEpisode, TaskDemos, taskSlots } from '../../sim/demos/index.js';
 import { ScriptedExpert, TabletopEnv } from '../../sim/index.js';
 import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/policy-io.js';
 import type { NdArray } from '../../zinfra/protocol/ndarray.js';
@@ -59,11 +59,24 @@ print(json.dumps({k: [str(z[k].dtype), list(z[k].shape)] for k in z.files} | {"s
     expect(info['observation/state']).toEqual(['float32', [n, 8]]);
     expect(info['observation/objects']).toEqual(['float32', [n, 42]]);
     expect(info['observation/task']).toEqual(['float32', [n, 14]]);
+    expect(info['observation/step']).toEqual(['float32', [n, 1]]);
     expect(info['actions']).toEqual(['float32', [n, 7]]);
     expect(info['executed_actions']).toEqual(['float32', [n, 7]]);
     for (const k of ['episode', 'step', 'task_index']) expect(info[k]).toEqual(['int64', [n]]);
     for (const k of ['episode_seed', 'episode_pass', 'episode_start', 'episode_length', 'episode_success']) expect(info[k]).toEqual(['int64', [3]]);
     expect(info['episode_noise_std']).toEqual(['float32', [3]]);
+  });
+
+  it('names each task\'s object slots and the ones its goal refers to, so training can tell distractors', () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'a', 'demos.json'), 'utf8')) as { slots: Record<string, unknown> };
+    expect(manifest.slots['spatial/left_cube_in_bowl']).toEqual({ names: ['red_cube_1', 'red_cube_2', 'bowl'], movables: 2, goal_objects: ['red_cube_1', 'bowl'] });
+    expect(manifest.slots['goal/press_button']).toMatchObject({ movables: 2, goal_objects: ['button'] });
+    expect(taskSlots('object/green_cube_in_bowl')).toEqual({
+      names: ['red_cube', 'blue_cylinder', 'green_cube', 'yellow_cube', 'bowl'],
+      movables: 4,
+      goal_objects: ['green_cube', 'bowl'],
+    });
+    expect(taskSlots('long/red_cube_in_drawer_and_close').goal_objects).toEqual(['red_cube', 'cabinet']);
   });
 
   it('is deterministic: the same command writes the same bytes', async () => {
@@ -108,6 +121,7 @@ describe('demonstration contents', () => {
       expect(Array.from(col(POLICY_KEYS.state).subarray(8 * t, 8 * t + 8))).toEqual(floats(p, POLICY_KEYS.state));
       expect(Array.from(col(POLICY_KEYS.objects).subarray(42 * t, 42 * t + 42))).toEqual(floats(p, POLICY_KEYS.objects));
       expect(Array.from(col(POLICY_KEYS.task).subarray(14 * t, 14 * t + 14))).toEqual(floats(p, POLICY_KEYS.task));
+      expect(col(POLICY_KEYS.step)[t]).toBe(t);
       const label = expert.act();
       expect(Array.from(col('actions').subarray(7 * t, 7 * t + 7))).toEqual(Array.from(Float32Array.from(label)));
       const executed = noise.apply(label);
