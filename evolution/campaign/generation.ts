@@ -21,7 +21,7 @@ import { assertDisjoint } from './seeds.js';
 /** Steps a recovery needs to act: a failure's "failure point" is this far before its end. */
 export const RECOVERY_HEADROOM = 60;
 /** Clusters diagnosed per generation (the largest ones). */
-const MAX_CLUSTERS = 4;
+const MAX_CLUSTERS = 8;
 
 export interface ClusteringArtifact {
   readonly signatures: readonly FailureSignature[];
@@ -73,12 +73,13 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
   let rolledOut = 0;
   for (let k = 0; k < ranked.length && rolledOut < ctx.manifest.gates.max_candidates; k++) {
     const cluster = clustering.clusters.find((c) => c.id === ranked[k]!.cluster)!;
+    const targeted = pooledSeeds(clustering.clusters, ranked[k]!.pooled);
     ctx.state.enter('synthesis', g, k);
     const spec = (await ctx.state.step<CandidateSpec>(`gen-${g}/candidates/k${k}/synthesis.json`, () =>
       synthesizeCandidate({
         store: ctx.store, campaignId: ctx.campaignId, generation: g, index: k, parent, ranked: ranked[k]!, cluster,
         evidence: diag.evidence.find((e) => e.cluster === cluster.id)!,
-        replay: replay.map((r) => ({ ...r, inCluster: cluster.seeds.includes(r.seed) })),
+        replay: replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) })),
         privileged: ctx.manifest.authorized_features.privileged,
       }),
     )).value;
@@ -88,7 +89,7 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
     seen.add(spec.bundle_sha256).add(key);
     ctx.state.enter('shadow-replay', g, k);
     const shadow = (await ctx.state.step<ShadowReport | null>(`gen-${g}/candidates/k${k}/shadow.json`, () =>
-      spec.unbuildable || duplicate ? null : shadowStep(ctx, spec, replay, cluster),
+      spec.unbuildable || duplicate ? null : shadowStep(ctx, spec, replay, targeted),
     )).value;
     ctx.state.enter('gating', g, k);
     const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
@@ -155,11 +156,16 @@ function replayEpisodes(dev: RolloutSet, records: Map<number, EpisodeRecord>, cl
     });
 }
 
+/** The failures a candidate targets: those of every cluster pooled into its change. */
+function pooledSeeds(clusters: readonly FailureCluster[], pooled: readonly string[]): Set<number> {
+  return new Set(clusters.filter((c) => pooled.includes(c.id)).flatMap((c) => c.seeds));
+}
+
 /** The candidate's changed rules replayed over the parent's episodes, read-only. */
-function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly ReplayEpisode[], cluster: FailureCluster): ShadowReport {
+function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly ReplayEpisode[], targeted: ReadonlySet<number>): ShadowReport {
   const privileged = ctx.manifest.authorized_features.privileged;
   const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { privileged });
-  const episodes = replay.map((r) => ({ ...r, inCluster: cluster.seeds.includes(r.seed) }));
+  const episodes = replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) }));
   return shadowReplay(episodes, bundle.rules, spec.changed_rules, privileged);
 }
 

@@ -1,6 +1,7 @@
 // The built-in diagnoser: deterministic, from milestones and feature statistics alone. Each possible
 // mechanism is scored from the cluster's evidence; the best is the diagnosis, the rest stay as
 // competing hypotheses (each becomes its own candidate if the best one is rejected).
+import { servoGain } from './actuation-lag.js';
 import type { ClusterEvidence } from './evidence.js';
 import type { Diagnosis, Hypothesis } from './schema.js';
 
@@ -70,6 +71,14 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
       score: round(e.program_exhausted_share * Math.min(1, 1.5 * e.recovery_step_share)),
       mechanism: `the parent's program ${e.parent_program_suspect} drives these episodes and runs out of budget: its thresholds (approach tolerance, re-entry stillness) are tighter than the noise in the state it reads; they are refitted to what it met`,
       rationale: `${fmt(100 * e.recovery_step_share)}% of the steps under a parent program; ${fmt(100 * e.program_exhausted_share)}% of ${e.parent_program_suspect}'s runs exhausted`,
+    });
+  }
+  const lag = e.actuation_lag_steps;
+  if (lag !== null && lag >= 2 && e.recovery_step_share >= 0.05) {
+    out.push({
+      id: 'recovery-servo-gain', layer: 'recovery', template: 'retune_gain', score: 0.9,
+      mechanism: `commands reach the hand ${lag - 1} step${lag > 2 ? 's' : ''} late; the parent's point-seeking recovery steps command the whole remaining error each step (gain 1), overshoot under that lag and oscillate until their budget is gone; their gain is lowered to ${servoGain(lag)}, below the stability limit for a lag of ${lag} steps`,
+      rationale: `commanded motion best predicts the hand's motion ${lag} steps later (1 without delay); ${fmt(100 * e.recovery_step_share)}% of the steps under a parent program`,
     });
   }
   const recoveryShare = e.size ? e.parent_recovery_failures / e.size : 0;

@@ -5,6 +5,7 @@ import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
 import type { EpisodeResult } from '../campaign/rollouts.js';
 import type { FailureCluster } from '../clustering/cluster-failures.js';
 import { featureSeries, type FailureSignature } from '../clustering/signature.js';
+import { actuationLag } from './actuation-lag.js';
 
 export interface ClusterEvidence {
   readonly cluster: string;
@@ -38,6 +39,8 @@ export interface ClusterEvidence {
   readonly success_steps_to_milestone_median: number;
   readonly success_steps_to_milestone_max: number;
   readonly divergence_features: Readonly<Record<string, number>>;
+  /** Steps until a commanded motion shows in the hand's motion, over the members (1: no delay). */
+  readonly actuation_lag_steps: number | null;
 }
 
 export interface EvidenceInput {
@@ -80,6 +83,7 @@ export function clusterEvidence(input: EvidenceInput): ClusterEvidence {
     success_steps_to_milestone_median: reach.length ? reach[Math.floor((reach.length - 1) / 2)]! : Number.NaN,
     success_steps_to_milestone_max: reach.length ? reach[reach.length - 1]! : Number.NaN,
     divergence_features: divergence,
+    actuation_lag_steps: actuationLag(members.map((m) => m.rec)),
   };
 }
 

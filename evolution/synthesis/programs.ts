@@ -12,18 +12,28 @@ function pick(id: string): ProgramInput {
   return {
     id, budget: 140, reentry: REENTRY,
     description: 'reopen, go above the task object, descend onto it, close until held, lift it',
-    steps: [
-      { tool: 'open_gripper', budget: 8, fallback: 'skip', until: { op: 'ge', feature: 'derived.gripper_width', value: 0.065 } },
-      { tool: 'lift', params: { speed: 0.5 }, budget: 6, fallback: 'skip', until: { op: 'gt', feature: 'robot.eef_z', value: 0.09 } },
-      { tool: 'move_above', params: { point: 'object', height: 0.07, speed: 0.7, xy_tol: 0.008 }, budget: 50,
-        until: { op: 'always', window: 2, cond: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.075 } } },
-      { tool: 'descend', params: { point: 'object', offset: 0.004, speed: 0.4 }, budget: 30, fallback: 'skip',
-        until: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.008 } },
-      { tool: 'close_gripper', budget: 12, until: { op: 'always', window: 3, cond: { op: 'eq', feature: 'privileged.grasped', value: 1 } },
-        fallback: { steps: [{ tool: 'retreat', params: { speed: 0.4 }, budget: 4 }] } },
-      { tool: 'lift', params: { speed: 0.5, gripper: 'close' }, budget: 20, until: { op: 'gt', feature: 'privileged.object_height', value: 0.06 } },
-    ],
+    steps: pickSteps(false),
   };
+}
+
+/**
+ * The steps of a pick. With `passWhenHeld`, each reaching step's `until` also holds while the
+ * object is in the hand, so a program that starts with the object held passes over them.
+ */
+function pickSteps(passWhenHeld: boolean): ProgramInput['steps'] {
+  const until = <C extends object>(cond: C) =>
+    passWhenHeld ? { op: 'or' as const, args: [{ op: 'eq' as const, feature: 'privileged.grasped', value: 1 }, cond] } : cond;
+  return [
+    { tool: 'open_gripper', budget: 8, fallback: 'skip', until: until({ op: 'ge', feature: 'derived.gripper_width', value: 0.065 }) },
+    { tool: 'lift', params: { speed: 0.5 }, budget: 6, fallback: 'skip', until: until({ op: 'gt', feature: 'robot.eef_z', value: 0.09 }) },
+    { tool: 'move_above', params: { point: 'object', height: 0.07, speed: 0.7, xy_tol: 0.008 }, budget: 50,
+      until: until({ op: 'always', window: 2, cond: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.075 } }) },
+    { tool: 'descend', params: { point: 'object', offset: 0.004, speed: 0.4 }, budget: 30, fallback: 'skip',
+      until: until({ op: 'lt', feature: 'privileged.object_eef_dist', value: 0.008 }) },
+    { tool: 'close_gripper', budget: 12, until: { op: 'always', window: 3, cond: { op: 'eq', feature: 'privileged.grasped', value: 1 } },
+      fallback: { steps: [{ tool: 'retreat', params: { speed: 0.4 }, budget: 4 }] } },
+    { tool: 'lift', params: { speed: 0.5, gripper: 'close' }, budget: 20, until: { op: 'gt', feature: 'privileged.object_height', value: 0.06 } },
+  ] as ProgramInput['steps'];
 }
 
 /** Lift what is held clear of the table. */
@@ -76,9 +86,26 @@ function unstick(id: string): ProgramInput {
   };
 }
 
-/** The program that completes the stage whose milestone `milestone` (`subject.kind`) is missing. */
-export function programFor(milestone: string, id: string): ProgramInput {
+/**
+ * Do the whole place stage again from wherever it stands: pick the object up unless it is already
+ * held, then carry, lower, let go and back away. A stage that stalls after the grasp has often
+ * dropped its object on the way; a program that only carries would then carry nothing.
+ */
+function pickAndPlace(id: string): ProgramInput {
+  return {
+    id, budget: 260, reentry: REENTRY,
+    description: 'pick the task object up again unless it is held, carry it above its place point, lower it, let go, back away',
+    steps: [...pickSteps(true), ...place(id).steps.slice(1)],
+  };
+}
+
+/**
+ * The program that completes the stage whose milestone `milestone` (`subject.kind`) is missing.
+ * `placeStage`: the subject's stage ends in a place (its milestones include `subject.placed`).
+ */
+export function programFor(milestone: string, id: string, placeStage = false): ProgramInput {
   const kind = milestone.slice(milestone.lastIndexOf('.') + 1);
+  if (placeStage && ['reached', 'grasped', 'lifted', 'transported', 'placed'].includes(kind)) return pickAndPlace(id);
   switch (kind) {
     case 'reached':
     case 'grasped':

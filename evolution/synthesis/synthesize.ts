@@ -11,27 +11,65 @@ import type { ReplayEpisode } from '../shadow-replay.js';
 import { writeBundle, type StoredBundle } from './bundle-files.js';
 import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
-import { fitReentry, fitTolerances, retuneProgram } from './retune.js';
+import { fitReentry, fitTolerances, retuneGain, retuneProgram } from './retune.js';
+import { servoGain } from '../diagnosis/actuation-lag.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
 
 export interface RankedHypothesis {
+  /** The cluster whose diagnosis the candidate is built from (the strongest of those pooled). */
   readonly cluster: string;
   readonly hypothesis: Hypothesis;
+  /** Every cluster whose diagnosis proposed the same change; their failures are what it targets. */
+  readonly pooled: readonly string[];
   readonly weight: number;
 }
 
-/** Every buildable hypothesis of a generation, best evidence first (ties: cluster id, hypothesis id). */
+/**
+ * Every buildable change of a generation, best evidence first (ties: cluster id, hypothesis id).
+ * A template rule is guarded by the stage it watches, so clusters stalled in the same stage that
+ * propose the same template propose one and the same change: they are pooled, and the change is
+ * weighted by all their failures (size × score summed). Many small clusters of one stage — what a
+ * perturbation that scatters the scene produces — then outweigh a single tidy one, and the
+ * candidate budget is not spent on one change made again from each cluster's data.
+ */
 export function rankHypotheses(diagnoses: readonly Diagnosis[], clusters: readonly FailureCluster[]): RankedHypothesis[] {
-  const size = new Map(clusters.map((c) => [c.id, c.size]));
-  return diagnoses
-    .flatMap((d) => d.hypotheses.filter((h) => h.template !== 'none').map((h) => ({ cluster: d.cluster, hypothesis: h, weight: (size.get(d.cluster) ?? 0) * h.score })))
+  const byId = new Map(clusters.map((c) => [c.id, c]));
+  const pools = new Map<string, { best: RankedHypothesis; pooled: string[]; weight: number }>();
+  for (const d of diagnoses) {
+    const cluster = byId.get(d.cluster);
+    for (const h of d.hypotheses) {
+      if (h.template === 'none') continue;
+      const entry: RankedHypothesis = { cluster: d.cluster, hypothesis: h, pooled: [d.cluster], weight: (cluster?.size ?? 0) * h.score };
+      const key = changeKey(h, cluster);
+      const pool = pools.get(key);
+      if (!pool) {
+        pools.set(key, { best: entry, pooled: [d.cluster], weight: entry.weight });
+        continue;
+      }
+      pool.pooled.push(d.cluster);
+      pool.weight += entry.weight;
+      if (entry.weight > pool.best.weight || (entry.weight === pool.best.weight && entry.cluster.localeCompare(pool.best.cluster) < 0)) pool.best = entry;
+    }
+  }
+  return [...pools.values()]
+    .map(({ best, pooled, weight }) => ({ ...best, pooled: [...pooled].sort(), weight }))
     .sort((a, b) => b.weight - a.weight || a.cluster.localeCompare(b.cluster) || a.hypothesis.id.localeCompare(b.hypothesis.id));
+}
+
+/** What a hypothesis would change: a template rule in one stage, one parent rule, or one parent program. */
+function changeKey(h: Hypothesis, cluster: FailureCluster | undefined): string {
+  if (h.template === 'suppress_rule') return `suppress:${h.rule_id}`;
+  if (h.template === 'retune_program') return `retune:${h.program_id}`;
+  if (h.template === 'retune_gain') return 'retune_gain';
+  return `${h.template}@${cluster?.first_missing_index ?? -1}`;
 }
 
 export interface CandidateSpec {
   readonly id: string;
   readonly generation: number;
   readonly cluster: string;
+  /** The clusters whose failures the change targets (see rankHypotheses). */
+  readonly pooled: readonly string[];
   readonly hypothesis: Hypothesis;
   /** Ids of the rules this candidate adds or changes (what shadow replay watches). */
   readonly changed_rules: readonly string[];
@@ -67,12 +105,23 @@ export function synthesizeCandidate(input: SynthesisInput): CandidateSpec {
   const { parent, ranked, generation, index } = input;
   const id = `g${generation}-k${index}`;
   const evidence = [`${input.campaignId}/gen-${generation}/${ranked.cluster}`, `hypothesis:${ranked.hypothesis.id}`];
-  const base = { id, generation, cluster: ranked.cluster, hypothesis: ranked.hypothesis, parent_sha256: parent.sha256 };
-  const change = ranked.hypothesis.template === 'retune_program'
-    ? retuneChange(input)
-    : ranked.hypothesis.template === 'suppress_rule' ? suppressChange(input, evidence) : ruleChange(input, id, evidence);
+  const base = { id, generation, cluster: ranked.cluster, pooled: ranked.pooled, hypothesis: ranked.hypothesis, parent_sha256: parent.sha256 };
+  const change = changeFor(input, id, evidence);
   if ('unbuildable' in change) return { ...base, changed_rules: [], fit: null, bundle_sha256: '', bundle_dir: '', unbuildable: change.unbuildable };
   return finish(input, base, change, evidence);
+}
+
+function changeFor(input: SynthesisInput, id: string, evidence: readonly string[]): Change {
+  switch (input.ranked.hypothesis.template) {
+    case 'retune_program':
+      return retuneChange(input);
+    case 'retune_gain':
+      return gainChange(input);
+    case 'suppress_rule':
+      return suppressChange(input, evidence);
+    default:
+      return ruleChange(input, id, evidence);
+  }
 }
 
 const parentRules = (input: SynthesisInput) => input.parent.rules.rules as RuleInput[];
@@ -88,9 +137,15 @@ function ruleChange(input: SynthesisInput, id: string, evidence: readonly string
   const fit = fitThreshold(template, recoveryId, input.replay, input.privileged);
   return {
     rules: [...parentRules(input), withFit(template, fit.theta, fit.dwell, evidence)],
-    programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId)],
+    programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId, isPlaceStage(input.cluster.first_missing, input.evidence.milestones))],
     changed: [ruleId], fit, tolerances: null,
   };
+}
+
+/** The milestone's subject is placed somewhere in this task (its stage ends in a place). */
+function isPlaceStage(milestone: string, milestones: readonly string[]): boolean {
+  const subject = milestone.slice(0, milestone.lastIndexOf('.'));
+  return milestones.includes(`${subject}.placed`);
 }
 
 /** The blamed parent rule waits longer before it fires. */
@@ -118,7 +173,24 @@ function retuneChange(input: SynthesisInput): Change {
   return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { ...tolerances, ...(reentry ?? {}) } };
 }
 
-type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'hypothesis' | 'parent_sha256'>;
+/** Every parent program's point-seeking steps with the gain that is stable under the measured lag. */
+function gainChange(input: SynthesisInput): Change {
+  const lag = input.evidence.actuation_lag_steps;
+  if (lag === null || lag < 2) return { unbuildable: 'no actuation lag was measured: gain 1 is already stable' };
+  const gain = servoGain(lag);
+  const changedPrograms = new Set<string>();
+  const programs = parentPrograms(input).map((p) => {
+    const tuned = retuneGain(p as Record<string, unknown>, gain);
+    if (tuned) changedPrograms.add(String((p as { id?: string }).id));
+    return tuned ?? p;
+  });
+  if (changedPrograms.size === 0) return { unbuildable: `no parent program servoes with a gain above ${gain}` };
+  // the rules are unchanged; shadow replay watches the ones that start a changed program
+  const starters = parentRules(input).filter((r) => r.propose.action === 'recovery' && changedPrograms.has(r.propose.recovery)).map((r) => r.id);
+  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { gain, actuation_lag_steps: lag } };
+}
+
+type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'pooled' | 'hypothesis' | 'parent_sha256'>;
 
 /** Writes the candidate bundle: the parent's manifest settings, the changed rules and programs. */
 function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Change, { unbuildable: string }>, evidence: readonly string[]): CandidateSpec {

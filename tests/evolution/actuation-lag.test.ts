@@ -1,0 +1,98 @@
+// The actuation lag measured from recordings, the servo gain it allows, and the retune_gain change
+// that the builtin diagnoser proposes and synthesis builds from it.
+import { describe, expect, it } from 'vitest';
+import { actuationLag, servoGain } from '../../evolution/diagnosis/actuation-lag.js';
+import { diagnoseBuiltin } from '../../evolution/diagnosis/builtin.js';
+import type { ClusterEvidence } from '../../evolution/diagnosis/evidence.js';
+import { retuneGain } from '../../evolution/synthesis/retune.js';
+import type { EpisodeRecord, StepRecord } from '../../zinfra/recording/episode-record.js';
+
+/** A hand whose commanded translation moves it `delay` steps late, with sensor noise on what is recorded. */
+function delayedEpisode(delay: number, seed: number, steps = 200): EpisodeRecord {
+  let s = seed >>> 0;
+  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+  const pos = [0, 0, 0.1];
+  const commands: number[][] = [];
+  const out: StepRecord[] = [];
+  for (let t = 0; t < steps; t++) {
+    const action = [rand(), rand(), rand(), 0, 0, 0, -1];
+    commands.push(action);
+    const observed = pos.map((p) => p + 0.002 * rand());
+    out.push({ step: t, state: [...observed, 0, 0, 0, 0.04, 0.04], objects: [], policyAction: action, action, source: 'policy', reward: 0, milestones: [] });
+    const applied = commands[t - delay];
+    if (applied) for (let i = 0; i < 3; i++) pos[i]! += 0.005 * applied[i]!;
+  }
+  return { header: {} as EpisodeRecord['header'], steps: out, summary: null };
+}
+
+describe('actuationLag', () => {
+  it('finds the step at which commands show in the hand, through sensor noise', () => {
+    for (const delay of [0, 1, 2, 4]) expect(actuationLag([delayedEpisode(delay, 1), delayedEpisode(delay, 2)])).toBe(delay + 1);
+  });
+
+  it('has nothing to say about episodes that never commanded motion', () => {
+    const still = delayedEpisode(0, 3);
+    const frozen = { ...still, steps: still.steps.map((s) => ({ ...s, action: [0, 0, 0, 0, 0, 0, -1] })) };
+    expect(actuationLag([frozen])).toBeNull();
+    expect(actuationLag([])).toBeNull();
+  });
+});
+
+describe('servoGain', () => {
+  it('keeps gain 1 without delay and stays below the stability limit of the delayed loop', () => {
+    expect(servoGain(1)).toBe(1);
+    expect(servoGain(2)).toBeLessThan(1);
+    expect(servoGain(3)).toBeLessThan(0.618);
+    expect(servoGain(4)).toBeLessThan(servoGain(3));
+  });
+});
+
+describe('retuneGain', () => {
+  const program = {
+    id: 'regrasp', budget: 100,
+    steps: [
+      { tool: 'move_above', params: { point: 'object', speed: 0.7 }, budget: 40 },
+      { tool: 'descend', params: { point: 'object', gain: 0.3 }, budget: 20 },
+      { tool: 'close_gripper', budget: 10, fallback: { steps: [{ tool: 'lower', params: { point: 'target' }, budget: 5 }] } },
+    ],
+  };
+
+  it('lowers the gain of point-seeking steps, fallbacks included, and never raises one', () => {
+    const tuned = retuneGain(program, 0.4)!;
+    const steps = tuned.steps as Array<{ params?: { gain?: number }; fallback?: { steps: Array<{ params: { gain?: number } }> } }>;
+    expect(steps[0]!.params!.gain).toBe(0.4);
+    expect(steps[1]!.params!.gain).toBe(0.3); // already lower
+    expect(steps[2]!.params).toBeUndefined();
+    expect(steps[2]!.fallback!.steps[0]!.params.gain).toBe(0.4);
+    expect((program.steps[0]!.params as { gain?: number }).gain).toBeUndefined(); // the parent is not mutated
+  });
+
+  it('returns null when nothing would change', () => {
+    expect(retuneGain(program, 1)).toBeNull();
+    expect(retuneGain({ id: 'hold', steps: [{ tool: 'hold', budget: 3 }] }, 0.2)).toBeNull();
+  });
+});
+
+describe('the builtin diagnoser and a measured lag', () => {
+  const evidence = (lag: number | null, recoveryShare: number): ClusterEvidence => ({
+    cluster: 'c1', task: 't', milestones: ['cube.reached', 'cube.grasped'], first_missing: 'cube.grasped', first_missing_index: 1,
+    size: 5, failures_in_batch: 8, successes_in_batch: 2, stalled_steps: 150, oscillation_index: 9, eef_motion_per_step: 0.004,
+    grasped_fraction: 0, disturbed_fraction: 0, parent_recovery_failures: 5, parent_recovery_successes: 1, parent_rule_suspect: null,
+    parent_program_suspect: 'regrasp', recovery_step_share: recoveryShare, program_exhausted_share: 0.8,
+    success_steps_to_milestone_median: 40, success_steps_to_milestone_max: 60, divergence_features: {}, actuation_lag_steps: lag,
+  });
+  const gainHypothesis = (e: ClusterEvidence) => diagnoseBuiltin(e).hypotheses.find((h) => h.template === 'retune_gain');
+
+  it('blames the programs\' gain when commands arrive late and programs drive the failures', () => {
+    const d = diagnoseBuiltin(evidence(3, 0.4));
+    expect(d.hypotheses[0]!.template).toBe('retune_gain');
+    expect(d.layer).toBe('recovery');
+    expect(d.hypotheses[0]!.mechanism).toContain('2 steps late');
+  });
+
+  it('does not, without a lag or without programs driving', () => {
+    expect(gainHypothesis(evidence(1, 0.4))).toBeUndefined();
+    expect(gainHypothesis(evidence(null, 0.4))).toBeUndefined();
+    expect(gainHypothesis(evidence(3, 0.01))).toBeUndefined();
+  });
+});

@@ -1,0 +1,80 @@
+// Candidate synthesis: which changes a generation tries first (clusters of one stage proposing one
+// template are one change), and the programs a new rule starts.
+import { describe, expect, it } from 'vitest';
+import { loadRecoveries } from '../../critic/index.js';
+import type { FailureCluster } from '../../evolution/clustering/cluster-failures.js';
+import type { Diagnosis, Hypothesis } from '../../evolution/diagnosis/schema.js';
+import { programFor } from '../../evolution/synthesis/programs.js';
+import { rankHypotheses } from '../../evolution/synthesis/synthesize.js';
+
+const cluster = (id: string, stage: number, size: number): FailureCluster => ({
+  id, first_missing: `cube.m${stage}`, first_missing_index: stage, seeds: Array.from({ length: size }, (_, i) => 100 * stage + i), medoid_seed: 100 * stage, size,
+});
+
+const hypothesis = (template: Hypothesis['template'], score: number, extra: Partial<Hypothesis> = {}): Hypothesis => ({
+  id: `h-${template}`, layer: 'planning', template, score, mechanism: 'm', rationale: 'r', ...extra,
+});
+
+const diagnosis = (c: string, hypotheses: Hypothesis[]): Diagnosis => ({
+  cluster: c, layer: 'planning', mechanism: 'm', hypotheses,
+  falsifier: { statement: 's', metric: 'shadow_trigger_rate', op: 'lt', value: 0.3 },
+});
+
+describe('rankHypotheses', () => {
+  it('pools clusters of one stage that propose one template, weighting the change by all their failures', () => {
+    // Three small clusters stalled in stage 3 all say "oscillation"; one larger cluster in stage 6 says "stall".
+    const clusters = [cluster('c1', 6, 4), cluster('c2', 3, 2), cluster('c3', 3, 2), cluster('c4', 3, 1)];
+    const diagnoses = [
+      diagnosis('c1', [hypothesis('stall', 0.9)]),
+      diagnosis('c2', [hypothesis('oscillation', 1), hypothesis('deadline', 0.5)]),
+      diagnosis('c3', [hypothesis('oscillation', 0.8)]),
+      diagnosis('c4', [hypothesis('oscillation', 1)]),
+    ];
+    const ranked = rankHypotheses(diagnoses, clusters);
+    expect(ranked.map((r) => [r.hypothesis.template, r.cluster, r.pooled])).toEqual([
+      ['oscillation', 'c2', ['c2', 'c3', 'c4']], // 2 + 1.6 + 1 = 4.6
+      ['stall', 'c1', ['c1']], // 3.6
+      ['deadline', 'c2', ['c2']], // 1
+    ]);
+    expect(ranked[0]!.weight).toBeCloseTo(4.6);
+  });
+
+  it('keeps the same template in different stages apart, and one parent rule suppressed from two clusters as one change', () => {
+    const clusters = [cluster('c1', 1, 3), cluster('c2', 2, 3)];
+    const suppress = hypothesis('suppress_rule', 0.6, { rule_id: 'oscillation' }); // pooled 3.6 > 3
+    const ranked = rankHypotheses([diagnosis('c1', [hypothesis('stall', 1), suppress]), diagnosis('c2', [hypothesis('stall', 1), suppress])], clusters);
+    expect(ranked.map((r) => `${r.hypothesis.template}:${r.pooled.join('+')}`)).toEqual(['suppress_rule:c1+c2', 'stall:c1', 'stall:c2']);
+  });
+
+  it('never proposes a hypothesis whose template is none', () => {
+    expect(rankHypotheses([diagnosis('c1', [hypothesis('none', 1)])], [cluster('c1', 0, 5)])).toEqual([]);
+  });
+});
+
+type Step = { tool: string; budget: number; until?: unknown };
+const stepsOf = (program: ReturnType<typeof programFor>) => program.steps as unknown as Step[];
+
+describe('programFor', () => {
+  const compile = (program: ReturnType<typeof programFor>) => loadRecoveries({ version: 1, programs: [program] }, { privileged: true });
+
+  it('redoes a whole place stage, from the pick on, when the stage ends in a place', () => {
+    const program = programFor('red_cube.transported', 'p', true);
+    const tools = stepsOf(program).map((s) => s.tool);
+    expect(tools.slice(0, 6)).toEqual(['open_gripper', 'lift', 'move_above', 'descend', 'close_gripper', 'lift']);
+    expect(tools.slice(6)).toEqual(['move_above', 'lower', 'release', 'retreat']);
+    // a held object passes over the reaching steps: their `until` also holds while grasped
+    for (const step of stepsOf(program).slice(0, 4)) {
+      expect(step.until).toMatchObject({ op: 'or', args: [{ op: 'eq', feature: 'privileged.grasped', value: 1 }, {}] });
+    }
+    expect(program.budget).toBeGreaterThanOrEqual(stepsOf(program).reduce((n, s) => n + s.budget, 0));
+    expect(() => compile(program)).not.toThrow();
+  });
+
+  it('keeps the narrow programs where the stage is not a place: a lift task, a button, a drawer', () => {
+    expect(stepsOf(programFor('red_cube.grasped', 'p', false)).at(-1)!.tool).toBe('lift');
+    expect(stepsOf(programFor('red_cube.grasped', 'p', false))[0]!.until).toEqual({ op: 'ge', feature: 'derived.gripper_width', value: 0.065 });
+    expect(stepsOf(programFor('button.reached', 'p', false)).map((s) => s.tool)).toEqual(['lift', 'hold']);
+    expect(stepsOf(programFor('cabinet.opened', 'p', true)).map((s) => s.tool)).toEqual(['lift', 'hold']);
+    for (const m of ['red_cube.up', 'red_cube.released', 'button.pressed']) expect(() => compile(programFor(m, 'p', false))).not.toThrow();
+  });
+});
