@@ -31,6 +31,7 @@ export interface CompiledProgram {
   readonly steps: readonly CompiledStep[];
   readonly reentry: Reentry;
   readonly onExhausted: 'resume' | 'abort';
+  readonly lagSteps: number;
   readonly source: Program;
 }
 
@@ -94,7 +95,7 @@ export function compileRecoveries(file: RecoveryFile, options: RecoveryLoadOptio
     if (seen.has(p.id)) throw new CriticLoadError(['programs', i, 'id'], `duplicate program id "${p.id}"`, options.file);
     seen.add(p.id);
     const steps = compileSteps(p.steps, ['programs', i, 'steps'], { tools, cond, prep, file: options.file });
-    return { id: p.id, budget: p.budget, steps, reentry: p.reentry, onExhausted: p.on_exhausted, source: p };
+    return { id: p.id, budget: p.budget, steps, reentry: p.reentry, onExhausted: p.on_exhausted, lagSteps: p.lag_steps, source: p };
   });
   return new RecoveryLibrary(programs, file);
 }

@@ -9,6 +9,12 @@
 // control is back with the policy *this* step, and the loop must drop the stale chunk (planned
 // before the recovery moved the robot) and request a fresh one.
 //
+// Actuation lag. A program with `lag_steps` L > 1 drives a robot whose commands take effect L − 1
+// steps late: a tool servoing on the observed hand would keep commanding motion that is already on
+// its way, overshoot and oscillate. The executor therefore shows its tools the hand where the
+// program's last L − 1 commands will have taken it (a Smith predictor on the translation), and
+// restores the frame afterwards; `until` conditions and re-entry still read what is observed.
+//
 // Budget: every tick that writes an action spends one step of `program.budget`; the tick after the
 // last one ends the program (RECOVERY_REENTER with outcome 'exhausted', or RECOVERY_ABORT when
 // `on_exhausted` is 'abort'). So `tick` returns a terminal code by call budget + 1 at the latest,
@@ -17,7 +23,9 @@ import { writeHold } from '../action.js';
 import { FeatureFrame } from '../features/frame.js';
 import { TRUE } from '../rules/truth.js';
 import { FALLBACK_ABORT, FALLBACK_HOLD, FALLBACK_SKIP, type CompiledProgram, type CompiledStep, type RecoveryLibrary } from './compile.js';
-import { gripperFor } from './motion.js';
+import { TRANS_SCALE_M } from '../action.js';
+import { EEF, gripperFor } from './motion.js';
+import { MAX_LAG_STEPS } from './schema.js';
 
 /** An action was written into `out`; the recovery continues. */
 export const RECOVERY_ACTING = 0;
@@ -49,6 +57,9 @@ export class RecoveryExecutor {
   /** Steps whose `until` did not hold within their budget, in the current (or last) program. */
   failedSteps = 0;
   outcome: RecoveryOutcome = 'idle';
+  /** The program's last translations (x, y, z per tick, normalized), a ring of MAX_LAG_STEPS. */
+  private readonly sent = new Float64Array(3 * MAX_LAG_STEPS);
+  private readonly observed = new Float64Array(3);
 
   constructor(readonly library: RecoveryLibrary) {}
 
@@ -77,6 +88,7 @@ export class RecoveryExecutor {
     this.program = p;
     this.phase = PHASE_STEPS;
     this.ticks = this.failedSteps = this.stable = 0;
+    this.sent.fill(0);
     this.outcome = 'running';
     this.enter(p.steps);
   }
@@ -102,11 +114,35 @@ export class RecoveryExecutor {
       if (evidenceClear && this.stable >= r.stable_steps) return this.finish('resumed');
       writeHold(out, gripperFor('keep', v));
     } else {
-      this.seq[this.index]!.tool.run(frame, out);
+      this.runTool(p.lagSteps, frame, out);
       this.stepTicks++;
     }
+    this.remember(out);
     this.ticks++;
     return RECOVERY_ACTING;
+  }
+
+  /** The current step's tool, seeing the hand where the commands in flight will take it. */
+  private runTool(lag: number, frame: FeatureFrame, out: Float32Array): void {
+    const tool = this.seq[this.index]!.tool;
+    if (lag <= 1) return tool.run(frame, out);
+    const v = frame.values;
+    const observed = this.observed;
+    for (let i = 0; i < 3; i++) observed[i] = v[EEF[i]!]!;
+    for (let k = 1; k < lag && k <= this.ticks; k++) {
+      const at = 3 * ((this.ticks - k) % MAX_LAG_STEPS);
+      for (let i = 0; i < 3; i++) v[EEF[i]!]! += this.sent[at + i]! * TRANS_SCALE_M;
+    }
+    try {
+      tool.run(frame, out);
+    } finally {
+      for (let i = 0; i < 3; i++) v[EEF[i]!] = observed[i]!;
+    }
+  }
+
+  private remember(out: Float32Array): void {
+    const at = 3 * (this.ticks % MAX_LAG_STEPS);
+    for (let i = 0; i < 3; i++) this.sent[at + i] = out[i]!;
   }
 
   /**

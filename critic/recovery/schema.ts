@@ -38,6 +38,9 @@ export const FallbackSchema: z.ZodType<Fallback, z.input<z.ZodTypeAny>> = z.lazy
   z.union([z.enum(['hold', 'abort', 'skip']), z.strictObject({ steps: z.array(ToolStepSchema).min(1) })]),
 );
 
+/** Largest actuation lag a program may compensate, in control steps. */
+export const MAX_LAG_STEPS = 8;
+
 export const ReentrySchema = z.strictObject({
   /** Consecutive stable steps required before control returns to the policy. */
   stable_steps: z.number().int().min(0).max(MAX_WINDOW).default(3),
@@ -57,6 +60,11 @@ export const ProgramSchema = z.strictObject({
   reentry: ReentrySchema.default({ stable_steps: 3, max_speed: 0.02, max_width_rate: 5e-4 }),
   /** Total budget spent without re-entry: give control back ('resume') or end the episode. */
   on_exhausted: z.enum(['resume', 'abort']).default('resume'),
+  /**
+   * Control steps until a command moves the hand (1: the next observation shows it). Above 1, the
+   * tools see the hand where the program's commands still in flight will take it (see executor.ts).
+   */
+  lag_steps: z.number().int().min(1).max(MAX_LAG_STEPS).default(1),
 });
 export type Program = z.infer<typeof ProgramSchema>;
 
