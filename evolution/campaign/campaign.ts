@@ -65,7 +65,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
   let parent = root;
   const generations: GenerationOutcome[] = [];
   for (let g = 1; g <= manifest.seeds.generations; g++) {
-    const outcome = await runGeneration(ctx, g, parent);
+    const outcome = await runGeneration(ctx, g, parent, generations);
     generations.push(outcome);
     if (outcome.promoted) parent = outcome.promoted;
     if (!outcome.clustering || outcome.clustering.clusters.length === 0) break;

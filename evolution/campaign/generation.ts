@@ -51,7 +51,9 @@ export interface GenerationOutcome {
   readonly promoted: StoredBundle | null;
 }
 
-export async function runGeneration(ctx: CampaignContext, g: number, parent: StoredBundle): Promise<GenerationOutcome> {
+export async function runGeneration(ctx: CampaignContext, g: number, parent: StoredBundle, earlier: readonly GenerationOutcome[] = []): Promise<GenerationOutcome> {
+  // a bundle takes the held-out test once per campaign: the seeds do not change between generations
+  const judgedOnHeldout = new Set(earlier.flatMap((o) => o.candidates.filter((c) => c.verdict.ran_heldout).map((c) => c.spec.bundle_sha256)));
   const devSeeds = ctx.preregistration.dev[String(g)]!;
   assertDisjoint(devSeeds, ctx.preregistration.heldout); // never trust a file on disk: check again here
   ctx.state.enter('dev-rollouts', g);
@@ -94,7 +96,7 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
     ctx.state.enter('gating', g, k);
     const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
     const verdict = (await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
-      gateCandidate(ctx, { generation: g, parent, dev, spec, shadow, falsifier, duplicate }),
+      gateCandidate(ctx, { generation: g, parent, dev, spec, shadow, falsifier, duplicate, judgedOnHeldout: judgedOnHeldout.has(spec.bundle_sha256) }),
     )).value;
     ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
     outcome.candidates.push({ spec, shadow, verdict });

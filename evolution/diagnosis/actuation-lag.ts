@@ -1,16 +1,14 @@
-// How late a commanded motion shows up in the hand's motion, measured from recorded episodes, and
-// the servo gain a point-seeking recovery step can use under that lag.
+// How late a commanded motion shows up in the hand's motion, measured from recorded episodes.
 //
 // A recovery tool such as `move_above` commands, each step, the translation that would cover its
-// whole remaining error (gain 1). That is exact when a command moves the hand by the next
-// observation, and unstable when commands land steps later (an actuation or sensing delay): the
-// hand overshoots, the tool reverses, and the program oscillates until its budget is gone.
+// whole remaining error. That is exact when a command moves the hand by the next observation, and
+// unstable when commands land steps later (an actuation or sensing delay): the hand overshoots,
+// the tool reverses, and the program oscillates until its budget is gone. A program that knows the
+// lag (`lag_steps`) servoes on the hand predicted from its commands in flight instead.
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
 
 /** Largest lag looked for, in control steps. */
-export const MAX_LAG_STEPS = 6;
-/** Fraction of the stability limit the fitted gain uses (margin for noise and model error). */
-const GAIN_MARGIN = 0.65;
+export const MAX_LAG_STEPS = 6; // within the recovery schema's limit
 
 /**
  * The lag k (1 = the next observation moves) at which the commanded translation best predicts the
@@ -37,15 +35,4 @@ export function actuationLag(records: readonly EpisodeRecord[]): number | null {
   let best = 1;
   for (let k = 2; k <= MAX_LAG_STEPS; k++) if (score[k]! > score[best]!) best = k;
   return best;
-}
-
-/**
- * The proportional gain for a point-seeking step whose commands act `lag` steps later: a fixed
- * fraction of the stability limit of the delayed integrator x ← x − K·e(t − lag + 1), which is
- * K* = 2·sin(π / (2(2·lag − 1))) (2 without delay, 1 for one step, 0.618 for two), capped at 1
- * (gain 1 covers the error in one step; more would overshoot even without delay).
- */
-export function servoGain(lag: number): number {
-  const limit = 2 * Math.sin(Math.PI / (2 * (2 * lag - 1)));
-  return Math.min(1, Math.round(GAIN_MARGIN * limit * 100) / 100);
 }

@@ -1,7 +1,6 @@
 // The built-in diagnoser: deterministic, from milestones and feature statistics alone. Each possible
 // mechanism is scored from the cluster's evidence; the best is the diagnosis, the rest stay as
 // competing hypotheses (each becomes its own candidate if the best one is rejected).
-import { servoGain } from './actuation-lag.js';
 import type { ClusterEvidence } from './evidence.js';
 import type { Diagnosis, Hypothesis } from './schema.js';
 
@@ -76,8 +75,8 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
   const lag = e.actuation_lag_steps;
   if (lag !== null && lag >= 2 && e.recovery_step_share >= 0.05) {
     out.push({
-      id: 'recovery-servo-gain', layer: 'recovery', template: 'retune_gain', score: 0.9,
-      mechanism: `commands reach the hand ${lag - 1} step${lag > 2 ? 's' : ''} late; the parent's point-seeking recovery steps command the whole remaining error each step (gain 1), overshoot under that lag and oscillate until their budget is gone; their gain is lowered to ${servoGain(lag)}, below the stability limit for a lag of ${lag} steps`,
+      id: 'recovery-actuation-lag', layer: 'recovery', template: 'compensate_lag', score: 0.9,
+      mechanism: `commands reach the hand ${lag - 1} step${lag > 2 ? 's' : ''} late; the parent's recovery programs servo on the observed hand, keep commanding motion that is already on its way, overshoot and oscillate; they are told the lag (${lag} steps) and servo on the hand predicted from their commands in flight`,
       rationale: `commanded motion best predicts the hand's motion ${lag} steps later (1 without delay); ${fmt(100 * e.recovery_step_share)}% of the steps under a parent program`,
     });
   }

@@ -93,30 +93,22 @@ export function retuneProgram(program: Json, tolerances: Readonly<Record<string,
   return { ...program, ...widened, steps: retuneSteps(program.steps) };
 }
 
-/** Tools that servo toward a point with a proportional `gain` (critic/recovery/tools.ts). */
+/** Tools that servo toward a point, and so overshoot when commands land late (critic/recovery/tools.ts). */
 const SERVO_TOOLS = new Set(['move_above', 'descend', 'lower']);
 
 /**
- * retune_gain: the program with every point-seeking step's gain lowered to `gain` (never raised);
- * null when no step changed.
+ * compensate_lag: the program told the actuation lag (`lag_steps`), so its tools servo on the hand
+ * predicted from the commands in flight; null when the program has no servoing step or already
+ * knows that lag.
  */
-export function retuneGain(program: Json, gain: number): Json | null {
-  let changed = false;
-  const retuneSteps = (steps: unknown): unknown =>
-    Array.isArray(steps)
-      ? steps.map((raw) => {
-          const step = { ...(raw as Json) };
-          const params = (step.params ?? {}) as Json;
-          const current = typeof params.gain === 'number' ? params.gain : 1;
-          if (typeof step.tool === 'string' && SERVO_TOOLS.has(step.tool) && gain < current) {
-            step.params = { ...params, gain };
-            changed = true;
-          }
-          const fb = step.fallback as Json | string | undefined;
-          if (fb && typeof fb === 'object' && 'steps' in fb) step.fallback = { ...fb, steps: retuneSteps(fb.steps) };
-          return step;
-        })
-      : steps;
-  const steps = retuneSteps(program.steps);
-  return changed ? { ...program, steps } : null;
+export function withActuationLag(program: Json, lag: number): Json | null {
+  if (program.lag_steps === lag) return null;
+  const servoes = (steps: unknown): boolean =>
+    Array.isArray(steps) &&
+    steps.some((raw) => {
+      const step = raw as Json;
+      const fb = step.fallback as Json | string | undefined;
+      return (typeof step.tool === 'string' && SERVO_TOOLS.has(step.tool)) || (!!fb && typeof fb === 'object' && servoes(fb.steps));
+    });
+  return servoes(program.steps) ? { ...program, lag_steps: lag } : null;
 }

@@ -11,8 +11,7 @@ import type { ReplayEpisode } from '../shadow-replay.js';
 import { writeBundle, type StoredBundle } from './bundle-files.js';
 import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
-import { fitReentry, fitTolerances, retuneGain, retuneProgram } from './retune.js';
-import { servoGain } from '../diagnosis/actuation-lag.js';
+import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './retune.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
 
 export interface RankedHypothesis {
@@ -60,7 +59,7 @@ export function rankHypotheses(diagnoses: readonly Diagnosis[], clusters: readon
 function changeKey(h: Hypothesis, cluster: FailureCluster | undefined): string {
   if (h.template === 'suppress_rule') return `suppress:${h.rule_id}`;
   if (h.template === 'retune_program') return `retune:${h.program_id}`;
-  if (h.template === 'retune_gain') return 'retune_gain';
+  if (h.template === 'compensate_lag') return 'compensate_lag';
   return `${h.template}@${cluster?.first_missing_index ?? -1}`;
 }
 
@@ -115,8 +114,8 @@ function changeFor(input: SynthesisInput, id: string, evidence: readonly string[
   switch (input.ranked.hypothesis.template) {
     case 'retune_program':
       return retuneChange(input);
-    case 'retune_gain':
-      return gainChange(input);
+    case 'compensate_lag':
+      return lagChange(input);
     case 'suppress_rule':
       return suppressChange(input, evidence);
     default:
@@ -173,21 +172,20 @@ function retuneChange(input: SynthesisInput): Change {
   return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { ...tolerances, ...(reentry ?? {}) } };
 }
 
-/** Every parent program's point-seeking steps with the gain that is stable under the measured lag. */
-function gainChange(input: SynthesisInput): Change {
+/** Every parent program that servoes toward a point, told the actuation lag measured in the recordings. */
+function lagChange(input: SynthesisInput): Change {
   const lag = input.evidence.actuation_lag_steps;
-  if (lag === null || lag < 2) return { unbuildable: 'no actuation lag was measured: gain 1 is already stable' };
-  const gain = servoGain(lag);
+  if (lag === null || lag < 2) return { unbuildable: 'no actuation lag was measured: commands move the hand by the next step' };
   const changedPrograms = new Set<string>();
   const programs = parentPrograms(input).map((p) => {
-    const tuned = retuneGain(p as Record<string, unknown>, gain);
-    if (tuned) changedPrograms.add(String((p as { id?: string }).id));
-    return tuned ?? p;
+    const told = withActuationLag(p as Record<string, unknown>, lag);
+    if (told) changedPrograms.add(String((p as { id?: string }).id));
+    return told ?? p;
   });
-  if (changedPrograms.size === 0) return { unbuildable: `no parent program servoes with a gain above ${gain}` };
+  if (changedPrograms.size === 0) return { unbuildable: `every parent program that servoes already compensates a lag of ${lag} steps` };
   // the rules are unchanged; shadow replay watches the ones that start a changed program
   const starters = parentRules(input).filter((r) => r.propose.action === 'recovery' && changedPrograms.has(r.propose.recovery)).map((r) => r.id);
-  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { gain, actuation_lag_steps: lag } };
+  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { actuation_lag_steps: lag } };
 }
 
 type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'pooled' | 'hypothesis' | 'parent_sha256'>;

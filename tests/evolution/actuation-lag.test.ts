@@ -1,10 +1,10 @@
-// The actuation lag measured from recordings, the servo gain it allows, and the retune_gain change
-// that the builtin diagnoser proposes and synthesis builds from it.
+// The actuation lag measured from recordings, and the compensate_lag change that the builtin
+// diagnoser proposes and synthesis builds from it.
 import { describe, expect, it } from 'vitest';
-import { actuationLag, servoGain } from '../../evolution/diagnosis/actuation-lag.js';
+import { actuationLag } from '../../evolution/diagnosis/actuation-lag.js';
 import { diagnoseBuiltin } from '../../evolution/diagnosis/builtin.js';
 import type { ClusterEvidence } from '../../evolution/diagnosis/evidence.js';
-import { retuneGain } from '../../evolution/synthesis/retune.js';
+import { withActuationLag } from '../../evolution/synthesis/retune.js';
 import type { EpisodeRecord, StepRecord } from '../../zinfra/recording/episode-record.js';
 
 /** A hand whose commanded translation moves it `delay` steps late, with sensor noise on what is recorded. */
@@ -38,38 +38,23 @@ describe('actuationLag', () => {
   });
 });
 
-describe('servoGain', () => {
-  it('keeps gain 1 without delay and stays below the stability limit of the delayed loop', () => {
-    expect(servoGain(1)).toBe(1);
-    expect(servoGain(2)).toBeLessThan(1);
-    expect(servoGain(3)).toBeLessThan(0.618);
-    expect(servoGain(4)).toBeLessThan(servoGain(3));
-  });
-});
-
-describe('retuneGain', () => {
+describe('withActuationLag', () => {
   const program = {
     id: 'regrasp', budget: 100,
     steps: [
-      { tool: 'move_above', params: { point: 'object', speed: 0.7 }, budget: 40 },
-      { tool: 'descend', params: { point: 'object', gain: 0.3 }, budget: 20 },
-      { tool: 'close_gripper', budget: 10, fallback: { steps: [{ tool: 'lower', params: { point: 'target' }, budget: 5 }] } },
+      { tool: 'open_gripper', budget: 5 },
+      { tool: 'close_gripper', budget: 10, fallback: { steps: [{ tool: 'descend', params: { point: 'object' }, budget: 5 }] } },
     ],
   };
 
-  it('lowers the gain of point-seeking steps, fallbacks included, and never raises one', () => {
-    const tuned = retuneGain(program, 0.4)!;
-    const steps = tuned.steps as Array<{ params?: { gain?: number }; fallback?: { steps: Array<{ params: { gain?: number } }> } }>;
-    expect(steps[0]!.params!.gain).toBe(0.4);
-    expect(steps[1]!.params!.gain).toBe(0.3); // already lower
-    expect(steps[2]!.params).toBeUndefined();
-    expect(steps[2]!.fallback!.steps[0]!.params.gain).toBe(0.4);
-    expect((program.steps[0]!.params as { gain?: number }).gain).toBeUndefined(); // the parent is not mutated
+  it('tells a program that servoes toward a point (fallbacks included) the lag, without touching the parent', () => {
+    expect(withActuationLag(program, 3)).toEqual({ ...program, lag_steps: 3 });
+    expect(program).not.toHaveProperty('lag_steps');
   });
 
-  it('returns null when nothing would change', () => {
-    expect(retuneGain(program, 1)).toBeNull();
-    expect(retuneGain({ id: 'hold', steps: [{ tool: 'hold', budget: 3 }] }, 0.2)).toBeNull();
+  it('returns null for a program that never servoes or already knows the lag', () => {
+    expect(withActuationLag({ id: 'settle', budget: 5, steps: [{ tool: 'hold', budget: 3 }, { tool: 'lift', budget: 2 }] }, 3)).toBeNull();
+    expect(withActuationLag({ ...program, lag_steps: 3 }, 3)).toBeNull();
   });
 });
 
@@ -81,18 +66,18 @@ describe('the builtin diagnoser and a measured lag', () => {
     parent_program_suspect: 'regrasp', recovery_step_share: recoveryShare, program_exhausted_share: 0.8,
     success_steps_to_milestone_median: 40, success_steps_to_milestone_max: 60, divergence_features: {}, actuation_lag_steps: lag,
   });
-  const gainHypothesis = (e: ClusterEvidence) => diagnoseBuiltin(e).hypotheses.find((h) => h.template === 'retune_gain');
+  const lagHypothesis = (e: ClusterEvidence) => diagnoseBuiltin(e).hypotheses.find((h) => h.template === 'compensate_lag');
 
-  it('blames the programs\' gain when commands arrive late and programs drive the failures', () => {
+  it('blames the programs\' ignorance of the lag when commands arrive late and programs drive the failures', () => {
     const d = diagnoseBuiltin(evidence(3, 0.4));
-    expect(d.hypotheses[0]!.template).toBe('retune_gain');
+    expect(d.hypotheses[0]!.template).toBe('compensate_lag');
     expect(d.layer).toBe('recovery');
     expect(d.hypotheses[0]!.mechanism).toContain('2 steps late');
   });
 
   it('does not, without a lag or without programs driving', () => {
-    expect(gainHypothesis(evidence(1, 0.4))).toBeUndefined();
-    expect(gainHypothesis(evidence(null, 0.4))).toBeUndefined();
-    expect(gainHypothesis(evidence(3, 0.01))).toBeUndefined();
+    expect(lagHypothesis(evidence(1, 0.4))).toBeUndefined();
+    expect(lagHypothesis(evidence(null, 0.4))).toBeUndefined();
+    expect(lagHypothesis(evidence(3, 0.01))).toBeUndefined();
   });
 });

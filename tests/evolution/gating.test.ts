@@ -1,0 +1,31 @@
+// The cheap end of the gates: candidates rejected before a single rollout.
+import { describe, expect, it } from 'vitest';
+import type { CampaignContext } from '../../evolution/campaign/context.js';
+import { gateCandidate, type GateInput } from '../../evolution/campaign/gating.js';
+import type { CandidateSpec } from '../../evolution/synthesis/synthesize.js';
+
+// No rollout may run: a context whose every member throws proves it.
+const noRollouts = new Proxy({}, { get: () => { throw new Error('a rollout ran'); } }) as CampaignContext;
+
+const spec = {
+  id: 'g2-k0', generation: 2, cluster: 'c1', pooled: ['c1'], changed_rules: ['r'], fit: null, parent_sha256: 'p', bundle_sha256: 'b', bundle_dir: 'bundles/b', unbuildable: null,
+  hypothesis: { id: 'recovery-actuation-lag', layer: 'recovery', template: 'compensate_lag', mechanism: 'm', score: 0.9, rationale: 'r' },
+} as CandidateSpec;
+
+const input = (over: Partial<GateInput>): GateInput => ({
+  generation: 2, parent: {} as GateInput['parent'], dev: {} as GateInput['dev'], spec, shadow: null,
+  falsifier: { statement: 's', metric: 'shadow_trigger_rate', op: 'lt', value: 0.3 }, duplicate: false, ...over,
+});
+
+describe('gateCandidate before any rollout', () => {
+  it('does not let a bundle take the held-out test a second time in one campaign', async () => {
+    const v = await gateCandidate(noRollouts, input({ judgedOnHeldout: true }));
+    expect(v).toMatchObject({ decision: 'rejected', stage: 'synthesis', ran_dev: false, ran_heldout: false });
+    expect(v.reason).toMatch(/already judged on the held-out seeds/);
+  });
+
+  it('rejects an unbuildable candidate and a duplicate of this generation', async () => {
+    expect((await gateCandidate(noRollouts, input({ spec: { ...spec, unbuildable: 'no lag' } }))).reason).toBe('no lag');
+    expect((await gateCandidate(noRollouts, input({ duplicate: true }))).reason).toMatch(/same change/);
+  });
+});
