@@ -21,7 +21,7 @@ The main job on the embedded default, end to end, on a CPU:
                sockets; the same LIBERO-sized observations through both; their chunks must agree
   2. expert    the scripted expert on every task: the upper bound
   3. baseline  the frozen embedded base policy on every task, nominal and under the position-shift,
-               object-change and disturbance perturbations (held-out seeds from 1000)
+               object-change, disturbance and sensor-noise-delay perturbations (held-out seeds from 1000)
   4. critic    the same, perturbed, governed by the default runtime critic
   5. evolution one campaign on the task and perturbation where the critic does worst: cluster its
                failures, diagnose, synthesize and gate a bundle; held-out seeds 1-20, exact McNemar

@@ -6,7 +6,7 @@ import { listTasks, resolvePerturbation } from '../../sim/index.js';
 import { evaluate } from '../../zinfra/runtime/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
-export const BASELINE_CONDITIONS = ['nominal', 'position-shift', 'object-change', 'disturbance'] as const;
+export const BASELINE_CONDITIONS = ['nominal', 'position-shift', 'object-change', 'disturbance', 'sensor-noise-delay'] as const;
 
 export const PERTURBED_CONDITIONS = BASELINE_CONDITIONS.filter((c) => c !== 'nominal');
 
