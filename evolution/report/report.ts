@@ -10,6 +10,8 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 export interface CandidateRow {
   readonly id: string;
   readonly cluster: string;
+  /** Every cluster whose failures the change targets. */
+  readonly pooled: readonly string[];
   readonly hypothesis: string;
   readonly layer: string;
   readonly template: string;
@@ -91,6 +93,7 @@ function generationRow(g: GenerationOutcome): GenerationRow {
     candidates: g.candidates.map(({ spec, shadow, verdict }) => ({
       id: spec.id,
       cluster: spec.cluster,
+      pooled: spec.pooled ?? [spec.cluster],
       hypothesis: spec.hypothesis.id,
       layer: spec.hypothesis.layer,
       template: spec.hypothesis.template,
