@@ -33,7 +33,7 @@ export interface GateInput {
   readonly shadow: ShadowReport | null;
   readonly falsifier: Falsifier;
   readonly duplicate: boolean;
-  /** The same bundle already took the held-out test in an earlier generation. */
+  /** The same change to the same parent already took the held-out test in an earlier generation. */
   readonly judgedOnHeldout?: boolean;
 }
 
@@ -41,7 +41,7 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
   const base = { candidate: x.spec.id, gates: [] as GateResult[], ran_dev: false, ran_heldout: false, rollouts: {} };
   if (x.spec.unbuildable) return { ...base, decision: 'rejected', stage: 'synthesis', reason: x.spec.unbuildable };
   if (x.duplicate) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same change as an earlier candidate of this generation' };
-  if (x.judgedOnHeldout) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same bundle was already judged on the held-out seeds in an earlier generation' };
+  if (x.judgedOnHeldout) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same change to the same parent was already judged on the held-out seeds in an earlier generation' };
   const falsified = x.shadow && x.spec.hypothesis.template !== 'suppress_rule' ? falsifierHolds(x.falsifier, x.shadow) : null;
   if (falsified) return { ...base, decision: 'rejected', stage: 'shadow', reason: `falsified by shadow replay: ${falsified}` };
 

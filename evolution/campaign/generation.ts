@@ -52,8 +52,8 @@ export interface GenerationOutcome {
 }
 
 export async function runGeneration(ctx: CampaignContext, g: number, parent: StoredBundle, earlier: readonly GenerationOutcome[] = []): Promise<GenerationOutcome> {
-  // a bundle takes the held-out test once per campaign: the seeds do not change between generations
-  const judgedOnHeldout = new Set(earlier.flatMap((o) => o.candidates.filter((c) => c.verdict.ran_heldout).map((c) => c.spec.bundle_sha256)));
+  // a change takes the held-out test once per campaign: the seeds do not change between generations
+  const judgedOnHeldout = new Set(earlier.flatMap((o) => o.candidates.filter((c) => c.verdict.ran_heldout).map((c) => heldoutKey(c.spec))));
   const devSeeds = ctx.preregistration.dev[String(g)]!;
   assertDisjoint(devSeeds, ctx.preregistration.heldout); // never trust a file on disk: check again here
   ctx.state.enter('dev-rollouts', g);
@@ -96,7 +96,7 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
     ctx.state.enter('gating', g, k);
     const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
     const verdict = (await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
-      gateCandidate(ctx, { generation: g, parent, dev, spec, shadow, falsifier, duplicate, judgedOnHeldout: judgedOnHeldout.has(spec.bundle_sha256) }),
+      gateCandidate(ctx, { generation: g, parent, dev, spec, shadow, falsifier, duplicate, judgedOnHeldout: judgedOnHeldout.has(heldoutKey(spec)) }),
     )).value;
     ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
     outcome.candidates.push({ spec, shadow, verdict });
@@ -169,6 +169,11 @@ function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly 
   const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { privileged });
   const episodes = replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) }));
   return shadowReplay(episodes, bundle.rules, spec.changed_rules, privileged);
+}
+
+/** A candidate as the held-out gate sees it: this behaviour against this parent. */
+function heldoutKey(spec: CandidateSpec): string {
+  return `${spec.parent_sha256}:${spec.behaviour_sha256 ?? spec.bundle_sha256}`;
 }
 
 /** What a candidate changes: the template and the rule, program or stage it changes. */

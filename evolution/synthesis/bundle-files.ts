@@ -31,6 +31,27 @@ export function bundleSha(content: BundleContent): string {
   return sha256(canonicalJson({ manifest: content.manifest, rules: content.rules, recoveries: content.recoveries }));
 }
 
+/**
+ * What a bundle does, without what it says about itself: the hash of its rules, programs and
+ * manifest settings with every `description` and `evidence` left out. Two candidates made from
+ * different generations' data can be the same bundle in all but their notes.
+ */
+export function behaviourSha(content: BundleContent): string {
+  const { manifest } = content;
+  return sha256(canonicalJson({
+    rules: withoutNotes(content.rules),
+    recoveries: withoutNotes(content.recoveries),
+    privileged: manifest.privileged,
+    during_recovery: manifest.during_recovery,
+  }));
+}
+
+function withoutNotes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNotes);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description' && k !== 'evidence').map(([k, v]) => [k, withoutNotes(v)]));
+}
+
 /** Reads a bundle (`default`, a directory, a manifest path) with the critic's loader. */
 export function readBundle(spec: string, privileged: boolean): BundleContent {
   const b = loadBundle(spec, { privileged });

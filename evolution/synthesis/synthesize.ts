@@ -8,7 +8,7 @@ import type { FailureCluster } from '../clustering/cluster-failures.js';
 import type { ClusterEvidence } from '../diagnosis/evidence.js';
 import type { Diagnosis, Hypothesis } from '../diagnosis/schema.js';
 import type { ReplayEpisode } from '../shadow-replay.js';
-import { writeBundle, type StoredBundle } from './bundle-files.js';
+import { behaviourSha, writeBundle, type StoredBundle } from './bundle-files.js';
 import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
 import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './retune.js';
@@ -77,6 +77,8 @@ export interface CandidateSpec {
   readonly tolerances?: Readonly<Record<string, number>> | null;
   readonly parent_sha256: string;
   readonly bundle_sha256: string;
+  /** The bundle's behaviour (bundle-files.ts behaviourSha): equal for candidates equal but for their notes. */
+  readonly behaviour_sha256?: string;
   readonly bundle_dir: string;
   /** Why no bundle could be built (then bundle fields are empty). */
   readonly unbuildable: string | null;
@@ -209,5 +211,5 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
     rules: { version: 1, rules },
     recoveries: { version: 1, programs: programs as never },
   });
-  return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, bundle_dir: bundle.dir!, unbuildable: null };
+  return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, behaviour_sha256: behaviourSha(bundle), bundle_dir: bundle.dir!, unbuildable: null };
 }

@@ -1,7 +1,9 @@
-// The cheap end of the gates: candidates rejected before a single rollout.
+// The cheap end of the gates: candidates rejected before a single rollout, and the behaviour hash
+// that tells a change already judged from one merely described differently.
 import { describe, expect, it } from 'vitest';
 import type { CampaignContext } from '../../evolution/campaign/context.js';
 import { gateCandidate, type GateInput } from '../../evolution/campaign/gating.js';
+import { behaviourSha, bundleSha } from '../../evolution/synthesis/bundle-files.js';
 import type { CandidateSpec } from '../../evolution/synthesis/synthesize.js';
 
 // No rollout may run: a context whose every member throws proves it.
@@ -27,5 +29,19 @@ describe('gateCandidate before any rollout', () => {
   it('rejects an unbuildable candidate and a duplicate of this generation', async () => {
     expect((await gateCandidate(noRollouts, input({ spec: { ...spec, unbuildable: 'no lag' } }))).reason).toBe('no lag');
     expect((await gateCandidate(noRollouts, input({ duplicate: true }))).reason).toMatch(/same change/);
+  });
+});
+
+describe('behaviourSha', () => {
+  const content = (description: string, evidence: string[], lag: number) => ({
+    manifest: { version: 1 as const, name: `default+${description}`, description, privileged: true, rules: 'rules.json', recoveries: 'recoveries.json', during_recovery: 'preempt_safety' as const },
+    rules: { version: 1 as const, rules: [{ id: 'r', description, evidence, when: { op: 'gt' as const, feature: 'robot.eef_z', value: 0.3 }, propose: { action: 'recovery' as const, recovery: 'p', priority: 1 } }] },
+    recoveries: { version: 1 as const, programs: [{ id: 'p', description, budget: 9, lag_steps: lag, steps: [{ tool: 'hold', budget: 3 }] }] },
+  });
+
+  it('is equal for bundles that differ only in their notes, and differs when what they do differs', () => {
+    expect(behaviourSha(content('from gen 1', ['c/gen-1/c1'], 3))).toBe(behaviourSha(content('from gen 2', ['c/gen-2/c4'], 3)));
+    expect(behaviourSha(content('from gen 1', [], 3))).not.toBe(behaviourSha(content('from gen 1', [], 2)));
+    expect(bundleSha(content('from gen 1', [], 3))).not.toBe(bundleSha(content('from gen 2', [], 3)));
   });
 });
