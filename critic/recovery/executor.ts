@@ -19,11 +19,10 @@
 // last one ends the program (RECOVERY_REENTER with outcome 'exhausted', or RECOVERY_ABORT when
 // `on_exhausted` is 'abort'). So `tick` returns a terminal code by call budget + 1 at the latest,
 // whatever the frames say.
-import { writeHold } from '../action.js';
+import { TRANS_SCALE_M, writeHold } from '../action.js';
 import { FeatureFrame } from '../features/frame.js';
 import { TRUE } from '../rules/truth.js';
 import { FALLBACK_ABORT, FALLBACK_HOLD, FALLBACK_SKIP, type CompiledProgram, type CompiledStep, type RecoveryLibrary } from './compile.js';
-import { TRANS_SCALE_M } from '../action.js';
 import { EEF, gripperFor } from './motion.js';
 import { MAX_LAG_STEPS } from './schema.js';
 

@@ -170,8 +170,7 @@ function retuneChange(input: SynthesisInput): Change {
   if (Object.keys(tolerances).length === 0 && !reentry) return { unbuildable: `${h.program_id} drove too few recorded steps to fit its thresholds` };
   programs[at] = retuneProgram(programs[at] as Record<string, unknown>, tolerances, reentry);
   // the rules are unchanged; shadow replay watches the ones that start the program (when it would run)
-  const starters = parentRules(input).filter((r) => r.propose.action === 'recovery' && r.propose.recovery === h.program_id).map((r) => r.id);
-  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { ...tolerances, ...(reentry ?? {}) } };
+  return { rules: parentRules(input), programs, changed: rulesStarting(input, new Set([h.program_id!])), fit: null, tolerances: { ...tolerances, ...(reentry ?? {}) } };
 }
 
 /** Every parent program that servoes toward a point, told the actuation lag measured in the recordings. */
@@ -186,8 +185,12 @@ function lagChange(input: SynthesisInput): Change {
   });
   if (changedPrograms.size === 0) return { unbuildable: `every parent program that servoes already compensates a lag of ${lag} steps` };
   // the rules are unchanged; shadow replay watches the ones that start a changed program
-  const starters = parentRules(input).filter((r) => r.propose.action === 'recovery' && changedPrograms.has(r.propose.recovery)).map((r) => r.id);
-  return { rules: parentRules(input), programs, changed: starters, fit: null, tolerances: { actuation_lag_steps: lag } };
+  return { rules: parentRules(input), programs, changed: rulesStarting(input, changedPrograms), fit: null, tolerances: { actuation_lag_steps: lag } };
+}
+
+/** Ids of the parent rules that start one of these programs. */
+function rulesStarting(input: SynthesisInput, programs: ReadonlySet<string>): string[] {
+  return parentRules(input).filter((r) => r.propose.action === 'recovery' && programs.has(r.propose.recovery)).map((r) => r.id);
 }
 
 type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'pooled' | 'hypothesis' | 'parent_sha256'>;

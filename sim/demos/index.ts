@@ -4,6 +4,7 @@ import { SimInputError } from '../errors.js';
 import { POLICY_OBJECT_SLOTS, POLICY_TASKS } from '../policy-io.js';
 import { TabletopEnv } from '../tabletop/env.js';
 import { getTask, listTasks } from '../tasks/catalog.js';
+import { subject } from '../tasks/milestones.js';
 import type { SuiteName } from '../tasks/types.js';
 import { DEMO_FORMAT } from './dataset.js';
 import { recordTask, type EpisodeOutcome, type TaskRecordSummary } from './record.js';
@@ -107,10 +108,8 @@ export function taskSlots(id: string): { names: string[]; movables: number; goal
     if ('target' in g) referenced.add(g.target);
   }
   for (const s of task.stages) {
-    if ('object' in s) referenced.add(s.object);
-    if ('target' in s) referenced.add(s.target);
-    if ('cabinet' in s) referenced.add(s.cabinet);
-    if ('button' in s) referenced.add(s.button);
+    referenced.add(subject(s));
+    if (s.kind === 'place') referenced.add(s.target);
   }
   const names = [...task.movables.map((m) => m.name), ...task.fixtures.map((f) => f.name)];
   return { names, movables: task.movables.length, goal_objects: names.filter((n) => referenced.has(n)) };

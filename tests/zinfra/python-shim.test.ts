@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as zmq from 'zeromq';
 import { encode } from '../../zinfra/protocol/codec.js';
-import { decodeReply, encodeMessage, type InferRequest, type Reply } from '../../zinfra/protocol/messages.js';
+import { decodeReply, encodeMessage, type Reply } from '../../zinfra/protocol/messages.js';
 import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
 import {
   Client, FIXTURES, MAX_MESSAGE_BYTES, PYTHON, REPLY_GUARD_MS, SCRIPTED, SHIM, Shim,
