@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encode } from '../../zinfra/protocol/codec.js';
+import { decode, encode } from '../../zinfra/protocol/codec.js';
 import { ProtocolError } from '../../zinfra/protocol/errors.js';
-import { decodeReply, decodeRequest, encodeMessage } from '../../zinfra/protocol/messages.js';
+import { decodeReply, decodeRequest, encodeMessage, replySchema, requestSchema } from '../../zinfra/protocol/messages.js';
 import { f32, u8 } from '../../zinfra/protocol/ndarray.js';
 
 const codeOf = (fn: () => unknown): string => {
@@ -55,5 +56,36 @@ describe('protocol messages', () => {
   it('accepts an error reply with a null id', () => {
     const r = decodeReply(encode({ type: 'error', id: null, code: 'MALFORMED', message: 'x', retryable: false }));
     expect(r).toMatchObject({ type: 'error', id: null, code: 'MALFORMED' });
+  });
+
+  it('validates each type with its own schema exactly as the discriminated unions do (2,000 cases each)', () => {
+    const id = fc.oneof(fc.integer({ min: -2, max: 2 ** 32 + 1 }), fc.double(), fc.constant(null));
+    const text = fc.oneof(fc.string({ maxLength: 4 }), fc.integer());
+    const obs = fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.string(), fc.constant(f32([1], Float32Array.of(1))), fc.integer()), { maxKeys: 3 });
+    const value = (types: readonly string[]) =>
+      fc.record(
+        {
+          type: fc.oneof(fc.constantFrom(...types), fc.string({ maxLength: 3 }), fc.integer()),
+          id, protocol: fc.integer(), session_id: text, episode_id: text, step: fc.integer({ min: -1, max: 3 }),
+          deadline_ms: fc.double(), obs, t: fc.double(), code: fc.constantFrom('MALFORMED', 'NOPE'), message: text,
+          retryable: fc.boolean(), actions: fc.constant(f32([1, 1], Float32Array.of(0.5))), policy_timing: fc.constant({}), server_timing: fc.constant({}),
+        },
+        { requiredKeys: ['type'] },
+      );
+    let acceptedCount = 0;
+    const agrees = (decodeFn: (b: Uint8Array) => unknown, union: { safeParse(v: unknown): { success: boolean } }) => (v: Record<string, unknown>) => {
+      let accepted = true;
+      try {
+        decodeFn(encode(v));
+      } catch (err) {
+        if (!(err instanceof ProtocolError)) throw err;
+        accepted = false;
+      }
+      if (accepted) acceptedCount++;
+      return accepted === union.safeParse(decode(encode(v))).success;
+    };
+    fc.assert(fc.property(value(['hello', 'infer', 'episode_start', 'episode_end', 'ping']), agrees(decodeRequest, requestSchema)), { numRuns: 2_000, seed: 23 });
+    fc.assert(fc.property(value(['metadata', 'result', 'error', 'ack', 'pong']), agrees(decodeReply, replySchema)), { numRuns: 2_000, seed: 29 });
+    expect(acceptedCount).toBeGreaterThan(100); // the property saw valid messages, not only rejections
   });
 });
