@@ -11,13 +11,15 @@ receives a (10, 7) action chunk, many times, through:
   zmq_ipc   the same over ipc://
   python    Node ↔ the Python policy server shim (Debian's /usr/bin/python3, or $ZETTA_PYTHON), ipc://
   ws        an openpi-style WebSocket + msgpack transport, Node ↔ Node, TCP loopback (the baseline)
+  zmq_raw   a bare ZeroMQ echo of the same request bytes, no Zetta code: the floor of this machine
 Rounds are interleaved so machine noise falls on all transports alike.
 
   --iterations N   measured round trips per transport (default 500)
   --warmup N       unmeasured round trips first (default 50)
   --no-python      skip the Python shim
   --json           last line: {"payload_bytes", "zmq_p50_us", "zmq_p99_us", "python_p50_us",
-                   "ws_p50_us", "ws_p99_us", "ratio_p50", ...} with ratio_p50 = ws_p50 / zmq_p50`;
+                   "ws_p50_us", "ws_p99_us", "ratio_p50", "zmq_raw_p50_us", ...} with
+                   ratio_p50 = ws_p50 / zmq_p50`;
 
 export const benchTransportCommand: Command = {
   name: 'bench transport',

@@ -52,11 +52,12 @@ describe('zetta CLI', () => {
     const r = await zetta(['bench', 'transport', '--iterations', '20', '--warmup', '2', '--json']);
     expect(r.code).toBe(0);
     const result = lastJsonLine(r.stdout);
-    for (const key of ['payload_bytes', 'zmq_p50_us', 'zmq_p99_us', 'python_p50_us', 'ws_p50_us', 'ws_p99_us', 'ratio_p50']) {
+    for (const key of ['payload_bytes', 'zmq_p50_us', 'zmq_p99_us', 'python_p50_us', 'ws_p50_us', 'ws_p99_us', 'ratio_p50', 'zmq_raw_p50_us', 'zmq_raw_p99_us']) {
       expect(result, key).toHaveProperty(key);
     }
     expect(result.payload_bytes).toBeGreaterThan(2 * 224 * 224 * 3);
     expect(result.ratio_p50).toBeCloseTo((result.ws_p50_us as number) / (result.zmq_p50_us as number), 6);
+    expect(result.zmq_raw_p50_us).toBeGreaterThan(0);
   });
 
   it('bench infra --json compares a blocking client with the asynchronous pipeline', async () => {

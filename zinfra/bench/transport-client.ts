@@ -2,11 +2,16 @@
 // each time the parent asks. A process per transport keeps each client's garbage collection (the
 // WebSocket client copies every frame to mask it) out of the other transports' samples, while the
 // parent still interleaves the transports round by round.
+import { Dealer } from 'zeromq';
 import { PolicyClient } from '../policy/client.js';
 import { OpenpiWebsocketPolicy } from '../policy/openpi-ws-policy.js';
+import { encodeMessage } from '../protocol/messages.js';
 import { liberoObservation } from './libero-observation.js';
 
-export type ClientSpec = { readonly kind: 'zmq'; readonly endpoint: string } | { readonly kind: 'ws'; readonly url: string };
+export type ClientSpec =
+  | { readonly kind: 'zmq'; readonly endpoint: string }
+  | { readonly kind: 'raw_zmq'; readonly endpoint: string }
+  | { readonly kind: 'ws'; readonly url: string };
 export type ToClient = { readonly round: number } | { readonly stop: true };
 export type FromClient = { readonly ready: true } | { readonly us: number } | { readonly error: string };
 
@@ -17,6 +22,19 @@ async function connect(spec: ClientSpec): Promise<{ roundTrip(step: number): Pro
     return {
       roundTrip: async (step) => void (await client.request(observations[step % 2]!, { episodeId: 'bench', step, deadlineMs: 5000 })),
       close: () => client.close(),
+    };
+  }
+  if (spec.kind === 'raw_zmq') {
+    // The same bytes as the zmq client's request, encoded once: only the sockets are measured.
+    const frames = observations.map((obs) => encodeMessage({ type: 'infer', id: 1, session_id: 'bench', episode_id: 'bench', step: 0, deadline_ms: 5000, obs }));
+    const socket = new Dealer({ linger: 0 });
+    socket.connect(spec.endpoint);
+    return {
+      roundTrip: async (step) => {
+        await socket.send(frames[step % 2]!);
+        await socket.receive();
+      },
+      close: async () => socket.close(),
     };
   }
   const client = new OpenpiWebsocketPolicy(spec.url, { healthCheck: false });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from '../child-process.js';
 import { startPythonPolicyServer } from '../policy/python-server-process.js';
 import { encodeMessage } from '../protocol/messages.js';
 import type { Observation } from '../protocol/ndarray.js';
@@ -33,6 +34,9 @@ export interface TransportBenchResult {
   zmq_p99_us: number;
   zmq_ipc_p50_us: number;
   zmq_ipc_p99_us: number;
+  /** A bare ZeroMQ echo of the same bytes, no Zetta code on either side: the machine's floor. */
+  zmq_raw_p50_us: number;
+  zmq_raw_p99_us: number;
   python_p50_us: number | null;
   python_p99_us: number | null;
   ws_p50_us: number;
@@ -51,6 +55,7 @@ interface Transport {
 }
 
 const CLIENT_URL = new URL('./transport-client.js', import.meta.url);
+const RAW_ECHO_URL = new URL('./raw-zmq-echo-server.js', import.meta.url);
 
 
 export async function benchTransport(options: TransportBenchOptions): Promise<TransportBenchResult> {
@@ -70,6 +75,8 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     transports.push(await clientProcess('zmq', { kind: 'zmq', endpoint: tcpServer.endpoint }));
     transports.push(await clientProcess('zmq_ipc', { kind: 'zmq', endpoint: ipcServer.endpoint }));
     transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${wsServer.openpiWsPort}` }));
+    const echo = await startRawEcho();
+    transports.push(await clientProcess('zmq_raw', { kind: 'raw_zmq', endpoint: echo.endpoint }, echo.stop));
     let pythonSkipped: string | undefined;
     if (options.python) {
       try {
@@ -85,6 +92,7 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     const zmq = us('zmq');
     const ws = us('ws');
     const ipc = us('zmq_ipc');
+    const raw = us('zmq_raw');
     const py = samples.has('python') ? us('python') : null;
     const summaries: Record<string, Summary> = {};
     for (const name of samples.keys()) summaries[name] = us(name);
@@ -95,6 +103,8 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
       zmq_p99_us: zmq.p99,
       zmq_ipc_p50_us: ipc.p50,
       zmq_ipc_p99_us: ipc.p99,
+      zmq_raw_p50_us: raw.p50,
+      zmq_raw_p99_us: raw.p99,
       python_p50_us: py?.p50 ?? null,
       python_p99_us: py?.p99 ?? null,
       ws_p50_us: ws.p50,
@@ -150,6 +160,16 @@ async function clientProcess(name: string, spec: ClientSpec, stop?: () => Promis
       await stop?.();
     },
   };
+}
+
+/** The bare ZeroMQ echo server (raw-zmq-echo-server.ts) in its own process. */
+async function startRawEcho(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const child = fork(fileURLToPath(RAW_ECHO_URL), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = await new Promise<{ endpoint: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { endpoint: string }));
+    child.once('exit', (code) => reject(new Error(`the raw ZeroMQ echo server exited early (code ${code})`)));
+  });
+  return { endpoint: ready.endpoint, stop: () => stopChild(child) };
 }
 
 function observationPayloadBytes(obs: Observation): number {
