@@ -902,27 +902,7 @@ function evalWindows(h: number, seq: number): void {
     } else best = F64[WMX + k]!;
     F64[WMX + k] = best;
     I32[WMP + k] = at;
-    if (always) {
-      if (fm !== 0) {
-        U8[TV + o] = FALSE;
-        F64[MG + o] = best;
-      } else if (um !== 0) {
-        U8[TV + o] = UNKNOWN;
-        F64[MG + o] = Number.NaN;
-      } else if (count < window) {
-        U8[TV + o] = FALSE;
-        F64[MG + o] = Infinity;
-      } else {
-        U8[TV + o] = TRUE;
-        F64[MG + o] = best;
-      }
-    } else if (tm === 0 && um !== 0) {
-      U8[TV + o] = UNKNOWN;
-      F64[MG + o] = Number.NaN;
-    } else {
-      U8[TV + o] = +(tm !== 0);
-      F64[MG + o] = -best;
-    }
+    windowVerdict(TV + o, MG + o, always, fm !== 0, tm !== 0, um !== 0, count === window, best);
   }
   for (let k = NWS; k < NW; k++) {
     if (U8[GV + I32[WR + k]!] !== TRUE) continue;
@@ -938,31 +918,27 @@ function evalWindows(h: number, seq: number): void {
     const d = I32[WX + k]!, always = U8[WA + k] === 1;
     dqExpire(d, seq - window + 1);
     if (s !== UNKNOWN) dqPush(d, seq, always ? F64[MG + a]! : -F64[MG + a]!);
-    const o = I32[WO + k]!, nUnknown = I32[c3 + UNKNOWN]!;
-    if (always) {
-      if (I32[c3 + FALSE]! > 0) {
-        U8[TV + o] = FALSE;
-        F64[MG + o] = dqMax(d);
-      } else if (nUnknown > 0) {
-        U8[TV + o] = UNKNOWN;
-        F64[MG + o] = Number.NaN;
-      } else if (count < window) {
-        U8[TV + o] = FALSE;
-        F64[MG + o] = Infinity;
-      } else {
-        U8[TV + o] = TRUE;
-        F64[MG + o] = dqMax(d);
-      }
-    } else if (I32[c3 + TRUE]! > 0) {
-      U8[TV + o] = TRUE;
-      F64[MG + o] = -dqMax(d);
-    } else if (nUnknown > 0) {
-      U8[TV + o] = UNKNOWN;
-      F64[MG + o] = Number.NaN;
-    } else {
-      U8[TV + o] = FALSE;
-      F64[MG + o] = -dqMax(d);
-    }
+    const o = I32[WO + k]!;
+    windowVerdict(TV + o, MG + o, always, I32[c3 + FALSE]! > 0, I32[c3 + TRUE]! > 0, I32[c3 + UNKNOWN]! > 0, count === window, dqMax(d));
+  }
+}
+
+/**
+ * A window's verdict and margin, whichever store kept its steps. `max` is the largest signed margin
+ * in the window (always: m, eventually: −m). always holds once a full window held throughout;
+ * eventually holds as soon as one step held; an unknown step decides only when no known step does.
+ */
+function windowVerdict(tvAt: number, mgAt: number, always: boolean, anyFalse: boolean, anyTrue: boolean, anyUnknown: boolean, full: boolean, max: number): void {
+  const settled = always ? anyFalse : anyTrue; // a known step that decides the window on its own
+  if (anyUnknown && !settled) {
+    U8[tvAt] = UNKNOWN;
+    F64[mgAt] = Number.NaN;
+  } else if (always) {
+    U8[tvAt] = !anyFalse && full ? TRUE : FALSE;
+    F64[mgAt] = anyFalse || full ? max : Infinity; // a window still filling has no margin yet
+  } else {
+    U8[tvAt] = anyTrue ? TRUE : FALSE;
+    F64[mgAt] = -max;
   }
 }
 
