@@ -7,7 +7,7 @@ import { encodeMessage } from '../protocol/messages.js';
 import { f32 } from '../protocol/ndarray.js';
 
 /** A reply the size of a real (10, 7) result. */
-export function cannedResult(): Buffer {
+function cannedResult(): Buffer {
   return encodeMessage({
     type: 'result',
     id: 1,

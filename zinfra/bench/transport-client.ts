@@ -5,8 +5,7 @@
 import { Dealer } from 'zeromq';
 import { PolicyClient } from '../policy/client.js';
 import { OpenpiWebsocketPolicy } from '../policy/openpi-ws-policy.js';
-import { encodeMessage } from '../protocol/messages.js';
-import { liberoObservation } from './libero-observation.js';
+import { encodeBenchRequest, liberoObservation } from './libero-observation.js';
 
 export type ClientSpec =
   | { readonly kind: 'zmq'; readonly endpoint: string }
@@ -26,7 +25,7 @@ async function connect(spec: ClientSpec): Promise<{ roundTrip(step: number): Pro
   }
   if (spec.kind === 'raw_zmq') {
     // The same bytes as the zmq client's request, encoded once: only the sockets are measured.
-    const frames = observations.map((obs) => encodeMessage({ type: 'infer', id: 1, session_id: 'bench', episode_id: 'bench', step: 0, deadline_ms: 5000, obs }));
+    const frames = observations.map(encodeBenchRequest);
     const socket = new Dealer({ linger: 0 });
     socket.connect(spec.endpoint);
     return {

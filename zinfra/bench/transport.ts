@@ -11,11 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from '../child-process.js';
 import { startPythonPolicyServer } from '../policy/python-server-process.js';
-import { encodeMessage } from '../protocol/messages.js';
-import type { Observation } from '../protocol/ndarray.js';
 import { startNodePolicyServer, type NodeServerProcess } from './node-server-process.js';
 import { writeDemoMlp } from './demo-mlp.js';
-import { liberoObservation } from './libero-observation.js';
+import { encodeBenchRequest, liberoObservation } from './libero-observation.js';
 import { summarize, type Summary } from './stats.js';
 import type { ClientSpec, FromClient, ToClient } from './transport-client.js';
 
@@ -97,7 +95,7 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     const summaries: Record<string, Summary> = {};
     for (const name of samples.keys()) summaries[name] = us(name);
     return {
-      payload_bytes: observationPayloadBytes(liberoObservation()),
+      payload_bytes: encodeBenchRequest(liberoObservation()).byteLength,
       iterations: options.iterations,
       zmq_p50_us: zmq.p50,
       zmq_p99_us: zmq.p99,
@@ -170,8 +168,4 @@ async function startRawEcho(): Promise<{ endpoint: string; stop(): Promise<void>
     child.once('exit', (code) => reject(new Error(`the raw ZeroMQ echo server exited early (code ${code})`)));
   });
   return { endpoint: ready.endpoint, stop: () => stopChild(child) };
-}
-
-function observationPayloadBytes(obs: Observation): number {
-  return encodeMessage({ type: 'infer', id: 1, session_id: 'bench', episode_id: 'bench', step: 0, deadline_ms: 5000, obs }).byteLength;
 }
