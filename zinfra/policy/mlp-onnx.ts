@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { ProtoWriter } from './protobuf-writer.js';
 import { npzBytes, type NpyArray } from './npz-writer.js';
+import { mulberry32 } from '../seeded-random.js';
 
 export interface MlpLayer {
   readonly inDim: number;
@@ -42,18 +43,6 @@ export interface MlpOnnxOptions {
   readonly outputLayout?: 'chunk' | 'flat';
   /** Fix the batch dimension at 1 (what an export without dynamic axes gives). Default: symbolic. */
   readonly fixedBatch?: boolean;
-}
-
-/** mulberry32: a tiny, fast, seeded 32-bit PRNG; good enough for reproducible test weights. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Random weights, uniform in ±1/√fan_in (PyTorch's Linear default), reproducible from the seed. */

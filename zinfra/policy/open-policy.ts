@@ -4,14 +4,16 @@
 //   openpi-ws://HOST:PORT                          an unmodified openpi serve_policy.py (π0, π0.5)
 //   onnx:FILE, or FILE ending in .onnx             an ONNX model run in this process
 //   embedded                                       the committed base policy, models/embedded-bc.onnx
+//   null:open, null:closed, null:random:SEED       trivial policies, the controls of governance results
 import { existsSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
 import { PolicyClient } from './client.js';
 import { OnnxPolicy } from './onnx-policy.js';
 import { OpenpiWebsocketPolicy } from './openpi-ws-policy.js';
 import type { Policy } from './policy.js';
+import { TrivialPolicy, parseTrivialSpec } from './trivial-policy.js';
 
-export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE';
+export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE | null:open | null:closed | null:random:SEED';
 
 export const EMBEDDED_POLICY_PATH = packagePath('models', 'embedded-bc.onnx');
 
@@ -48,6 +50,11 @@ export async function openPolicy(spec: string, options: OpenPolicyOptions = {}):
     }
     case 'onnx':
       return OnnxPolicy.load(spec.slice('onnx:'.length));
+    case 'null': {
+      const trivial = parseTrivialSpec(spec);
+      if (!trivial) throw new PolicySpecError(`"${spec}": expected null:open, null:closed or null:random:SEED`);
+      return new TrivialPolicy(trivial);
+    }
     default:
       if (spec.endsWith('.onnx')) return OnnxPolicy.load(spec);
       throw new PolicySpecError(`unknown policy "${spec}"; expected ${POLICY_SPEC_HELP}`);
