@@ -22,7 +22,15 @@ export class MjcfError extends Error {
   override readonly name = 'MjcfError';
 }
 
-/** The physics went numerically wrong (NaN state). An infrastructure failure, not a task failure. */
+/**
+ * The physics went numerically wrong (NaN state). The arm was driven there, so an episode that
+ * meets it has failed its task (it is not an infrastructure failure).
+ */
 export class SimPhysicsError extends Error {
   override readonly name = 'SimPhysicsError';
+}
+
+/** The simulator itself is gone (its process or connection died): an infrastructure failure. */
+export class SimUnavailable extends Error {
+  override readonly name = 'SimUnavailable';
 }

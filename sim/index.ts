@@ -1,7 +1,7 @@
 // The public face of sim/: the Env contract, the embedded tabletop suite, its tasks, perturbations
 // and the scripted expert. Other modules import from here.
 export * from './env.js';
-export { MjcfError, PerturbationError, SimInputError, SimPhysicsError } from './errors.js';
+export { MjcfError, PerturbationError, SimInputError, SimPhysicsError, SimUnavailable } from './errors.js';
 export { TabletopEnv } from './tabletop/env.js';
 export { CONTROL_HZ, SUBSTEPS } from './tabletop/episode.js';
 export { FEATURE_NAMES, type FeatureName } from './tabletop/features.js';

@@ -13,7 +13,11 @@ export const PERTURBED_CONDITIONS = BASELINE_CONDITIONS.filter((c) => c !== 'nom
 export interface ConditionResult {
   tasks: Record<string, { success: number; episodes: number; infra_failures: number }>;
   macro_success: number;
-  policy_action_share: number;
+  /** Executed steps that are the policy's unmodified actions, over every executed step. */
+  unmodified_policy_share: number;
+  unmodified_policy_share_in_successes: number;
+  successes_without_recovery: number;
+  physics_divergences: number;
   infra_failures: number;
   episodes_per_min: number;
   recoveries: number;
@@ -60,7 +64,10 @@ export async function runBaselineStage(o: BaselineOptions): Promise<BaselineStag
     conditions[condition] = {
       tasks: Object.fromEntries(Object.entries(r.tasks).map(([k, t]) => [k, { success: t.successes, episodes: t.episodes, infra_failures: t.infraFailures }])),
       macro_success: r.macroSuccess,
-      policy_action_share: r.policyActionShare,
+      unmodified_policy_share: r.attribution.unmodifiedPolicyShare,
+      unmodified_policy_share_in_successes: r.attribution.unmodifiedPolicyShareInSuccesses,
+      successes_without_recovery: r.attribution.successesWithoutRecovery,
+      physics_divergences: r.physicsDivergences,
       infra_failures: r.infraFailures,
       episodes_per_min: r.episodesPerMinute,
       recoveries: r.recoveries ?? 0,

@@ -59,7 +59,8 @@ export async function writeSyntheticEpisode(path: string, spec: SyntheticSpec): 
     featureNames: FEATURE_NAMES, objectNames: [],
   });
   for (const s of steps) w.append(s);
-  const summary = { success: spec.success, steps: steps.length, milestones: [...steps.at(-1)!.milestones], infraFailure: null, policyActions: steps.length, recoveryActions: 0, wallMs: 0 };
+  const summary = { success: spec.success, steps: steps.length, milestones: [...steps.at(-1)!.milestones], infraFailure: null,
+    physicsDivergence: false, policyActions: steps.length, unmodifiedPolicyActions: steps.length, recoveryActions: 0, milestonesDuringRecovery: 0, wallMs: 0 };
   await w.close(summary);
   return summary;
 }
@@ -75,7 +76,7 @@ export function syntheticRunner(succeeds: (seed: number) => boolean, calls: numb
         const s = (await writeSyntheticEpisode(path, { seed, success: succeeds(seed), stallAt: 30 + (seed % 5) * 4 }))!;
         const outcome: EpisodeOutcome = {
           task: req.task, seed, success: s.success, steps: s.steps, milestones: s.milestones, infraFailure: null,
-          policyActions: s.steps, recoveryActions: 0, holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0,
+          physicsDivergence: false, policyActions: s.steps, unmodifiedPolicyActions: s.steps, recoveryActions: 0, milestonesDuringRecovery: 0, holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0,
           resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0, envelopeHits: 0, aborted: false,
         };
         onEpisode(outcome);

@@ -45,12 +45,15 @@ describe('episode recording (MCAP)', () => {
     const w = await EpisodeWriter.create(path, header);
     const steps = Array.from({ length: 50 }, (_, i) => step(i));
     steps.forEach((s) => w.append(s));
-    await w.close({ success: true, steps: 50, milestones: ['reached'], infraFailure: null, policyActions: 45, recoveryActions: 5, wallMs: 12 });
+    await w.close({
+      success: true, steps: 50, milestones: ['reached'], infraFailure: null, physicsDivergence: false,
+      policyActions: 45, unmodifiedPolicyActions: 40, recoveryActions: 5, milestonesDuringRecovery: 1, wallMs: 12,
+    });
     expect(existsSync(`${path}.partial`)).toBe(false);
 
     const ep = await readEpisode(path);
     expect(ep.header).toEqual(header);
-    expect(ep.summary).toMatchObject({ success: true, steps: 50, recoveryActions: 5 });
+    expect(ep.summary).toMatchObject({ success: true, steps: 50, recoveryActions: 5, unmodifiedPolicyActions: 40, milestonesDuringRecovery: 1, physicsDivergence: false });
     expect(ep.steps).toHaveLength(50);
     ep.steps.forEach((got, i) => {
       const want = steps[i]!;

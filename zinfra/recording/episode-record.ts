@@ -55,10 +55,26 @@ export interface EpisodeSummary {
   readonly success: boolean;
   readonly steps: number;
   readonly milestones: readonly string[];
-  /** Set when the episode ended through no fault of the policy (a crashed server, a simulator error). */
+  /**
+   * Set when the episode ended through no fault of the system under test (a lost or overloaded
+   * policy server, a dead simulator); such episodes leave the success denominator.
+   */
   readonly infraFailure: string | null;
+  /**
+   * The physics diverged during the episode (a SimPhysicsError). It counts as a task failure of
+   * the system that drove the arm there, never as an infrastructure failure.
+   */
+  readonly physicsDivergence: boolean;
+  /** Executed steps whose source is `policy` (the action may still be clamped or limited). */
   readonly policyActions: number;
+  /**
+   * Executed steps whose action is exactly the policy's own a_t from a chunk, component by
+   * component: clamps, envelope changes, holds and recovery actions do not count.
+   */
+  readonly unmodifiedPolicyActions: number;
   readonly recoveryActions: number;
+  /** Task milestones first reached on a step whose action a recovery program wrote. */
+  readonly milestonesDuringRecovery: number;
   readonly wallMs: number;
 }
 

@@ -6,6 +6,7 @@ import { createEnv, type Env } from '../../sim/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import { openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
+import { attribute, type Attribution } from './attribution.js';
 import type { CriticRuntime } from './critic-runtime.js';
 import { criticLabel, openCritic, type CriticPlan } from './open-critic.js';
 import { runRollouts, type RolloutStats } from './rollout.js';
@@ -37,7 +38,10 @@ export interface EvaluationOptions {
 }
 
 export interface TaskResult extends Rate {
+  /** Episodes ended by the infrastructure: not in `episodes`. */
   readonly infraFailures: number;
+  /** Episodes the physics diverged in: counted in `episodes` as failures. */
+  readonly physicsDivergences: number;
 }
 
 export interface EvaluationResult {
@@ -45,9 +49,11 @@ export interface EvaluationResult {
   readonly tasks: Record<string, TaskResult>;
   /** Mean over tasks of their success rates. */
   readonly macroSuccess: number;
-  /** Executed actions that came from the policy rather than a recovery. */
-  readonly policyActionShare: number;
+  /** Who drove the robot, over every executed step (see attribution.ts). */
+  readonly attribution: Attribution;
   readonly infraFailures: number;
+  /** Episodes the physics diverged in (task failures). */
+  readonly physicsDivergences: number;
   /** Recovery programs the critic started, over all episodes. */
   readonly recoveries: number;
   readonly wallMs: number;
@@ -116,28 +122,22 @@ export function runJob(env: Env, policy: Policy, critic: CriticRuntime | undefin
 
 export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wallMs: number): EvaluationResult {
   const tasks: Record<string, TaskResult> = {};
-  let policyActions = 0;
-  let allActions = 0;
-  let infra = 0;
   for (const task of plan.tasks) {
     const mine = outcomes.filter((o) => o.task === task);
     const counted = mine.filter((o) => o.infraFailure === null);
-    const infraFailures = mine.length - counted.length;
-    infra += infraFailures;
-    tasks[task] = { ...wilson(counted.filter((o) => o.success).length, counted.length), infraFailures };
+    const physicsDivergences = mine.filter((o) => o.physicsDivergence).length;
+    tasks[task] = { ...wilson(counted.filter((o) => o.success).length, counted.length), infraFailures: mine.length - counted.length, physicsDivergences };
   }
-  for (const o of outcomes) {
-    policyActions += o.policyActions;
-    allActions += o.policyActions + o.recoveryActions;
-  }
+  const attribution = attribute(outcomes);
   const rates = Object.values(tasks).map((t) => t.rate).filter((r) => Number.isFinite(r));
   return {
     outcomes,
     tasks,
     macroSuccess: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : Number.NaN,
-    policyActionShare: allActions ? policyActions / allActions : Number.NaN,
-    infraFailures: infra,
-    recoveries: outcomes.reduce((n, o) => n + o.recoveries, 0),
+    attribution,
+    infraFailures: attribution.infraFailures,
+    physicsDivergences: attribution.physicsDivergences,
+    recoveries: attribution.recoveries,
     wallMs,
     episodesPerMinute: outcomes.length / (wallMs / 60_000),
   };

@@ -1,20 +1,22 @@
 // One episode of the control loop: observe, take the next action of the current chunk (asking the
 // policy for a fresh chunk when it runs out), let the critic govern it (critic-runtime.ts: rules,
-// governor, recovery, envelope last), step the env, record. Failures that are not the
-// policy's (a lost policy server, a simulator error) end the episode as an infrastructure failure,
-// which never counts as a task failure.
+// governor, recovery, envelope last), step the env, record. Failures of the plumbing (a lost or
+// overloaded policy server, a dead simulator) end the episode as an infrastructure failure, which
+// never counts as a task failure; a physics divergence is where the arm was driven, so it is a task
+// failure of whatever drove it.
 import type { Env, Observation as EnvObservation } from '../../sim/env.js';
-import { SimPhysicsError } from '../../sim/errors.js';
+import { SimPhysicsError, SimUnavailable } from '../../sim/errors.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import { PolicyObservationWriter } from '../../sim/policy-io.js';
 import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
 import type { Policy } from '../policy/policy.js';
 import type { Observation } from '../protocol/ndarray.js';
-import type { ActionSource, EpisodeSummary } from '../recording/episode-record.js';
+import type { EpisodeSummary } from '../recording/episode-record.js';
 import { EpisodeWriter } from '../recording/episode-writer.js';
 import { ActionPipeline, type MergeRule } from './action-pipeline.js';
 import { EMPTY_ACTION, chooseAction, type AskPolicy, type Chosen } from './choose-action.js';
 import type { CriticRuntime } from './critic-runtime.js';
+import { EpisodeTally } from './episode-tally.js';
 
 export interface EpisodeSpec {
   readonly task: string;
@@ -110,8 +112,8 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     : undefined;
 
   critic?.reset();
-  const privileged = critic?.options.privileged ?? false;
-  const features = () => (privileged ? env.features() : null);
+  // The critic's frame builder keeps privileged features out unless the run authorizes them.
+  const features = () => env.features();
   const ask: AskPolicy = async (o, step, fresh) => {
     if (fresh) pipeline.invalidate(); // drop the queued actions and any request in flight
     const asked = performance.now();
@@ -125,8 +127,8 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   let success = false;
   let milestones: readonly string[] = [];
   let infraFailure: string | null = null;
-  let holds = 0;
-  let recoveryActions = 0;
+  let physicsDivergence = false;
+  const tally = new EpisodeTally();
   let aborted = false;
   try {
     const maxSteps = Math.min(envSpec.maxSteps, options.stepLimit ?? Infinity);
@@ -138,8 +140,6 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
         break;
       }
       const { action, source, proposed, fromChunk } = chosen;
-      if (source === 'hold') holds++;
-      else if (source === 'recovery') recoveryActions++;
       const stateBefore = recorder ? obs.state.slice() : undefined;
       const objectsBefore = recorder ? obs.objects.slice() : undefined;
       const result = await env.step(action);
@@ -157,6 +157,7 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
           ...(critic ? critic.describe(chosen.reentered) : {}),
         });
       }
+      tally.count(source, action, proposed, fromChunk, result.info.milestones);
       steps++;
       obs = result.obs;
       milestones = result.info.milestones;
@@ -169,8 +170,10 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
       await recorder?.abandon();
       throw err;
     }
-    // A policy that emits NaN has failed the task; anything else here is the infrastructure's fault.
+    // A policy that emits NaN, or an arm driven into diverging physics, has failed the task; the
+    // rest is the infrastructure's fault.
     if (kind === 'infra') infraFailure = `${(err as Error).name}: ${(err as Error).message}`;
+    if (kind === 'physics') physicsDivergence = true;
     success = false;
   }
   const summary: EpisodeSummary = {
@@ -178,8 +181,11 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     steps,
     milestones: [...milestones],
     infraFailure,
-    policyActions: steps - holds - recoveryActions,
-    recoveryActions,
+    physicsDivergence,
+    policyActions: tally.policyActions,
+    unmodifiedPolicyActions: tally.unmodifiedPolicyActions,
+    recoveryActions: tally.recoveryActions,
+    milestonesDuringRecovery: tally.milestonesDuringRecovery,
     wallMs: performance.now() - started,
   };
   await recorder?.close(summary);
@@ -187,7 +193,7 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     task: spec.task,
     seed: spec.seed,
     ...summary,
-    holdActions: holds,
+    holdActions: tally.holds,
     policyCalls: pipeline.stats.requests,
     policyWaitMs: pipeline.stats.waitMs,
     lateChunks: pipeline.stats.lateChunks,
@@ -200,16 +206,18 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
 }
 
 /**
- * Whose fault an exception in the loop is: `infra` (a lost or overloaded policy server, a simulator
- * error; never counted as a task failure), `policy` (it emitted non-finite actions: the task failed),
+ * Whose fault an exception in the loop is: `infra` (a lost, overloaded or timed-out policy server, a
+ * dead simulator; never counted as a task failure), `policy` (it emitted non-finite actions: the
+ * task failed), `physics` (the simulation diverged where the arm was driven: the task failed too),
  * or `bug` (anything else, e.g. a misconfigured observation: rethrown so it is seen and fixed).
  */
-export function classifyFailure(err: unknown): 'infra' | 'policy' | 'bug' {
+export function classifyFailure(err: unknown): 'infra' | 'policy' | 'physics' | 'bug' {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'NON_FINITE_ACTIONS') return 'policy';
   if (err instanceof PolicyUnavailable || err instanceof DeadlineExceeded || err instanceof Overloaded || err instanceof ClientClosed) return 'infra';
   if (err instanceof RemoteError && err.code !== 'INVALID_OBSERVATION') return 'infra';
-  if (err instanceof SimPhysicsError) return 'infra';
+  if (err instanceof SimUnavailable) return 'infra';
+  if (err instanceof SimPhysicsError) return 'physics';
   return 'bug';
 }
 
