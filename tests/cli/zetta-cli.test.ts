@@ -86,11 +86,11 @@ describe('zetta CLI', () => {
     writeMlpOnnx(model, randomMlp({ inputDim: 8, hidden: [16], horizon: 10, actionDim: 7, seed: 4 }), { inputName: 'observation/state' });
     const r = await zetta(['eval', '--tasks', 'goal/press_button,goal/lift_red_cube', '--episodes', '2', '--workers', '2', '--policy', `onnx:${model}`, '--out', dir, '--json']);
     expect(r.code).toBe(0);
-    const report = lastJsonLine(r.stdout) as { tasks: Record<string, { success: number; episodes: number }>; macro_success: number; infra_failures: number; policy_action_share: number };
+    const report = lastJsonLine(r.stdout) as { tasks: Record<string, { success: number; episodes: number }>; macro_success: number; infra_failures: number; unmodified_policy_share: number };
     expect(Object.keys(report.tasks)).toEqual(['goal/press_button', 'goal/lift_red_cube']);
     expect(report.tasks['goal/press_button']!.episodes).toBe(2);
     expect(report.infra_failures).toBe(0);
-    expect(report.policy_action_share).toBe(1);
+    expect(report.unmodified_policy_share).toBe(1); // no critic: every executed step is the policy's own
     expect(existsSync(join(dir, 'episodes', 'goal__press_button', '1001.mcap'))).toBe(true);
   });
 
@@ -104,6 +104,13 @@ describe('zetta CLI', () => {
     const r = await zetta(args as string[]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
+  });
+
+  it.each([[[]], [['--critic', 'none']]])('zetta eval --arms without a critic exits 2 with one line: %j', async (extra) => {
+    const r = await zetta(['eval', '--suite', 'goal', '--arms', ...(extra as string[])]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toEqual(['zetta eval: --arms needs --critic C (the bundle whose governance is measured, e.g. --critic default)']);
   });
 
   it('zetta run --json runs the pipeline and writes its report', async () => {
