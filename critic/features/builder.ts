@@ -44,6 +44,7 @@ export class FrameBuilder {
   private readonly s = new FrameSlots();
   private readonly o: Required<Omit<FrameBuilderOptions, 'privilegedAliases'>>;
   private readonly privileged: PrivilegedReader;
+  private readonly observed = new PrivilegedReader({}, 'observed');
 
   private readonly prevState = new Float64Array(STATE_DIM);
   private readonly executed = new Float64Array(ACTION_DIM);
@@ -108,7 +109,7 @@ export class FrameBuilder {
   /**
    * Fills and returns `this.frame` for this step. `state` is the 8-D robot state, `action` the
    * proposed 7-D a_t, `env` what the env's `features()` returned — a record or a names/values frame
-   * (ignored unless authorized; unknown keys ignored, missing keys NaN) — and `inRecovery` whether a
+   * (its privileged keys ignored unless authorized; unknown keys ignored, missing keys NaN) — and `inRecovery` whether a
    * recovery program drives this step.
    */
   fill(state: ArrayLike<number>, action: ArrayLike<number>, env: PrivilegedInput | null | undefined, inRecovery: boolean): FeatureFrame {
@@ -119,7 +120,7 @@ export class FrameBuilder {
     this.advanceWindows(v, state);
     this.fillDerived(v, state);
     this.fillEpisode(v, inRecovery);
-    this.fillPrivileged(v, env);
+    this.fillWorld(v, env);
     for (let i = 0; i < STATE_DIM; i++) this.prevState[i] = state[i]!;
     // Until the loop commits what it really sent, assume the proposal was executed.
     for (let i = 0; i < ACTION_DIM; i++) this.executed[i] = action[i]!;
@@ -277,8 +278,11 @@ export class FrameBuilder {
     this.wasInRecovery = inRecovery;
   }
 
-  private fillPrivileged(v: Float64Array, env: PrivilegedInput | null | undefined): void {
+  /** The world's features: observed ones always, privileged ones only when the run authorizes them. */
+  private fillWorld(v: Float64Array, env: PrivilegedInput | null | undefined): void {
     if (this.o.privileged && env) this.privileged.read(v, env);
     else this.privileged.clear(v);
+    if (env) this.observed.read(v, env);
+    else this.observed.clear(v);
   }
 }

@@ -1,13 +1,16 @@
-// Copies an env's privileged features into the frame's `privileged.*` slots. Two input shapes are
+// Copies an env's world features into the frame's `privileged.*` or `observed.*` slots (one reader
+// per source: privileged ones only when the run authorizes them). Two input shapes are
 // accepted, because envs differ: a plain record `{ grasped: true, object_height: 0.07, … }`, or a
 // names/values frame `{ names: [...], values: Float64Array }` (the embedded suite's `features()`).
 // Env keys that are not in the registry are ignored; registry keys the env lacks read NaN.
 //
-// Aliases rename env keys to registry keys (e.g. `subject_x` → `object_x`) without touching the env.
+// Privileged keys are bare (`grasped`); observed ones carry their full name (`observed.object_x`), so
+// a world never confuses the two. Aliases rename privileged env keys to registry keys (e.g.
+// `subject_x` → `object_x`) without touching the env.
 // Names are resolved once: per record key at construction, per names array when a new one is seen
 // (compared by identity, so an env that reuses its names array costs nothing per step).
 import { FeatureFrame } from './frame.js';
-import { FEATURES, PRIVILEGED_PREFIX } from './registry.js';
+import { FEATURES, OBSERVED_PREFIX, PRIVILEGED_PREFIX } from './registry.js';
 
 export type PrivilegedRecord = Readonly<Record<string, number | boolean>>;
 export interface PrivilegedFrame {
@@ -27,15 +30,21 @@ export class PrivilegedReader {
   private names: readonly string[] | null = null;
   private map = new Int32Array(0);
 
-  constructor(private readonly aliases: PrivilegedAliases = {}) {
-    const priv = FEATURES.filter((f) => f.source === 'privileged').map((f) => f.name.slice(PRIVILEGED_PREFIX.length));
+  constructor(
+    private readonly aliases: PrivilegedAliases = {},
+    source: 'privileged' | 'observed' = 'privileged',
+  ) {
+    const prefix = source === 'privileged' ? PRIVILEGED_PREFIX : OBSERVED_PREFIX;
+    const names = FEATURES.filter((f) => f.source === source).map((f) => f.name.slice(prefix.length));
     for (const [from, to] of Object.entries(aliases)) {
-      if (!priv.includes(to)) throw new Error(`privileged alias "${from}" → "${to}": unknown privileged feature "${to}"`);
+      if (!names.includes(to)) throw new Error(`${source} alias "${from}" → "${to}": unknown ${source} feature "${to}"`);
     }
     const reverse = new Map(Object.entries(aliases).map(([from, to]) => [to, from]));
-    this.keys = priv.map((k) => reverse.get(k) ?? k);
-    this.slots = Int32Array.from(priv.map((k) => FeatureFrame.index(PRIVILEGED_PREFIX + k)));
-    this.byKey = new Map(priv.map((k, i) => [k, this.slots[i]!]));
+    // Observed features keep their prefix in the env's names; privileged ones go without it.
+    const lookup = source === 'observed' ? names.map((k) => prefix + k) : names;
+    this.keys = lookup.map((k) => reverse.get(k) ?? k);
+    this.slots = Int32Array.from(names.map((k) => FeatureFrame.index(prefix + k)));
+    this.byKey = new Map(lookup.map((k, i) => [k, this.slots[i]!]));
   }
 
   /** All privileged slots NaN (unauthorized run, or no features this step). */

@@ -4,7 +4,7 @@
 //
 // Deliberately absent: the task's success flag. Success is what we measure; no rule may read it.
 
-export type FeatureSource = 'robot' | 'command' | 'episode' | 'derived' | 'privileged';
+export type FeatureSource = 'robot' | 'command' | 'episode' | 'derived' | 'observed' | 'privileged';
 export type FeatureKind = 'number' | 'boolean';
 
 export interface FeatureSpec {
@@ -74,6 +74,27 @@ const DERIVED: readonly Row[] = [
   ['derived.net_motion', 'm', 'number', 'end-effector displacement across the window (progress)'],
 ];
 
+/**
+ * What the world perceives, with the noise and delay its sensors have: the poses the policy's own
+ * observation carries, and what follows from them and the instruction. A robot with a perception
+ * module has every one of these. An env's `features()` names them in full (`observed.object_x`).
+ * "The task object" is the goal object the hand is nearest to among those not yet where the
+ * instruction wants them: the one the policy is going for.
+ */
+export const OBSERVED_KEYS: readonly Row[] = [
+  ['object_x', 'm', 'number', 'perceived position x of the task object'],
+  ['object_y', 'm', 'number', 'perceived position y of the task object'],
+  ['object_z', 'm', 'number', 'perceived position z of the task object (its centre)'],
+  ['object_eef_dist', 'm', 'number', 'perceived distance from the hand to the task object'],
+  ['object_eef_dist_xy', 'm', 'number', 'perceived horizontal distance from the hand to the task object'],
+  ['target_x', 'm', 'number', "perceived position x of the task object's receptacle (NaN if it has none)"],
+  ['target_y', 'm', 'number', "perceived position y of the task object's receptacle"],
+  ['target_z', 'm', 'number', "perceived position z of the task object's receptacle"],
+  ['object_target_dist_xy', 'm', 'number', 'perceived horizontal distance from the task object to its receptacle'],
+  ['objects_left', 'count', 'number', 'goal objects not yet perceived where the instruction wants them'],
+  ['fixture_eef_dist', 'm', 'number', 'perceived distance from the hand to the nearest fixture the instruction acts on (a handle, a button; +∞ if none)'],
+];
+
 /** Keys an env's `features()` may return; each maps to `privileged.<key>`. */
 export const PRIVILEGED_KEYS: readonly Row[] = [
   ['grasped', 'bool', 'boolean', 'the task object is held between the pads'],
@@ -103,6 +124,7 @@ export const PRIVILEGED_KEYS: readonly Row[] = [
 ];
 
 export const PRIVILEGED_PREFIX = 'privileged.';
+export const OBSERVED_PREFIX = 'observed.';
 
 function rows(source: FeatureSource, table: readonly Row[], prefix = ''): FeatureSpec[] {
   return table.map(([name, unit, kind, meaning]) => ({ name: prefix + name, unit, source, kind, meaning }));
@@ -115,6 +137,7 @@ export const FEATURES: readonly FeatureSpec[] = Object.freeze([
   ...rows('episode', EPISODE),
   ...rows('derived', DERIVED),
   ...rows('privileged', PRIVILEGED_KEYS, PRIVILEGED_PREFIX),
+  ...rows('observed', OBSERVED_KEYS, OBSERVED_PREFIX),
 ]);
 
 const BY_NAME: ReadonlyMap<string, number> = new Map(FEATURES.map((f, i) => [f.name, i]));

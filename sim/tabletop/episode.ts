@@ -14,9 +14,10 @@ import { ActionApplier } from './action.js';
 import { ActionDelay } from './delay.js';
 import { resetDigest } from './digest.js';
 import { applyDisturbance } from './disturbance.js';
-import { FeatureWriter } from './features.js';
+import { FeatureWriter, OBSERVED_OFFSET } from './features.js';
 import { mainObject } from './layout.js';
 import { ObservationWriter } from './observation.js';
+import { ObservedFeatureWriter, goalSlots } from './observed-features.js';
 import type { EpisodePlan } from './plan.js';
 import { World } from './world.js';
 
@@ -40,6 +41,7 @@ export class Episode {
   private readonly applier = new ActionApplier();
   private readonly observation: ObservationWriter;
   private readonly featureWriter: FeatureWriter;
+  private readonly observedWriter: ObservedFeatureWriter;
   private readonly result: { obs: Observation; reward: number; done: boolean; info: { success: boolean; milestones: readonly string[] } };
 
   constructor(
@@ -66,11 +68,13 @@ export class Episode {
     const noise = Rng.derive(task.id, plan.seed, 'noise');
     this.observation = new ObservationWriter(this.world, this.objectNames, task.instruction, plan.sampled.sensor.stateNoiseStd, noise);
     this.featureWriter = new FeatureWriter(this.world, task.stages);
+    this.observedWriter = new ObservedFeatureWriter(goalSlots(task, this.objectNames), this.featureWriter.frame.values, OBSERVED_OFFSET);
     this.settle();
     this.digest = resetDigest(plan, xml, this.world.qpos, this.world.qvel);
     this.applier.init(this.world);
     const success = this.evaluate();
     this.result = { obs: this.observation.write(0), reward: 0, done: false, info: { success, milestones: this.reached } };
+    this.observedWriter.write(this.result.obs);
   }
 
   get obs(): Observation {
@@ -98,6 +102,7 @@ export class Episode {
     const success = this.evaluate();
     const r = this.result;
     r.obs = this.observation.write(this.t);
+    this.observedWriter.write(r.obs);
     r.reward = success ? 1 : 0;
     r.done = success || this.t >= this.maxSteps;
     r.info.success = success;

@@ -7,6 +7,7 @@ import { CABINET } from '../scene/cabinet.js';
 import { GRIPPER } from '../scene/gripper.js';
 import { UP_HEIGHT, dropPoint, resolvePlace, supportHeight, type Place } from '../tasks/regions.js';
 import type { Stage } from '../tasks/types.js';
+import { OBSERVED_FEATURE_NAMES } from './observed-features.js';
 import type { FixtureRef, MovableRef, World } from './world.js';
 
 export const FEATURE_NAMES = [
@@ -19,7 +20,12 @@ export const FEATURE_NAMES = [
   'disturbed', 'step',
   // Appended (order is part of the contract: recorded episodes index features by position).
   'target_x', 'target_y', 'target_z', 'handle_x', 'handle_y', 'handle_z', 'drawer_open', 'contact_force',
+  // What perception gives (observed-features.ts), written after the observation of each step.
+  ...OBSERVED_FEATURE_NAMES,
 ] as const;
+
+/** Slot of the first observed feature in the frame. */
+export const OBSERVED_OFFSET = FEATURE_NAMES.indexOf(OBSERVED_FEATURE_NAMES[0]);
 
 /**
  * The weld's stiffness as a force per metre of lag: hand mass (palm 0.3 kg + fingers 0.12 kg) times

@@ -92,7 +92,7 @@ export class CriticRuntime {
       writeHold(this.idle, this.envelope.gripper);
       a = this.idle;
     }
-    const frame = this.builder.fill(state, a, this.options.privileged ? features : null, this.executor.running);
+    const frame = this.builder.fill(state, a, features, this.executor.running);
     const result = this.critic.evaluate(frame);
     const d = this.governor.decide(result, this.executor.runningId);
     this.decision = d;
