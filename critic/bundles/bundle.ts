@@ -1,6 +1,6 @@
 // A critic bundle: a manifest naming a rule file and a recovery file, loaded together so every
-// rule's recovery id resolves against the bundle's own programs. `--critic default` is the bundle
-// shipped in critic/bundles/default/; any other bundle is a directory holding `manifest.json`, or the
+// rule's recovery id resolves against the bundle's own programs. `--critic default` and `--critic
+// oracle` are the bundles shipped in critic/bundles/; any other is a directory holding `manifest.json`, or the
 // manifest's path. Loading is all-or-nothing and every error names the file and the path inside it.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -52,9 +52,15 @@ function builtinDir(name: string): string {
   throw new Error(`the built-in critic bundle "${name}" is missing from critic/bundles/`);
 }
 
-/** `default` → the shipped bundle's manifest; a directory → its manifest.json; a file → itself. */
+/**
+ * The bundles shipped in critic/bundles/: `default` reads only what a robot observes; `oracle` reads
+ * simulator ground truth and is marked privileged wherever it runs.
+ */
+export const BUILTIN_BUNDLES = ['default', 'oracle'] as const;
+
+/** A built-in name → its manifest; a directory → its manifest.json; a file → itself. */
 export function resolveBundlePath(spec: string): string {
-  if (spec === 'default') return join(builtinDir('default'), MANIFEST_FILE);
+  if ((BUILTIN_BUNDLES as readonly string[]).includes(spec)) return join(builtinDir(spec), MANIFEST_FILE);
   const p = resolve(spec);
   if (!existsSync(p)) throw new Error(`no critic bundle at ${p}`);
   return statSync(p).isDirectory() ? join(p, MANIFEST_FILE) : p;

@@ -5,13 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { loadBundle, resolveBundlePath } from '../../critic/bundles/bundle.js';
 import { CriticLoadError, FEATURES } from '../../critic/index.js';
 
-describe('the default critic bundle', () => {
-  const bundle = loadBundle('default', { privileged: true });
+const textOf = (b: ReturnType<typeof loadBundle>) =>
+  readFileSync(join(dirname(b.path), b.manifest.rules), 'utf8') + readFileSync(join(dirname(b.path), b.manifest.recoveries), 'utf8');
 
-  it('loads, and every rule proposal and every recovery resolves', () => {
+/** Tools that do a task stage (close on an object, let go of it, pull a handle): the policy's work. */
+const TASK_STAGE_TOOLS = ['close_gripper', 'release', 'lower', 'press', 'pull', 'push', 'descend'];
+
+describe('the default critic bundle (observable)', () => {
+  const bundle = loadBundle('default', { privileged: false });
+
+  it('loads without privileged authorization, and every rule proposal and every recovery resolves', () => {
     expect(bundle.manifest.name).toBe('default');
-    expect(bundle.manifest.privileged).toBe(true);
-    expect(bundle.manifest.privileged_reason).toMatch(/privileged|simulator/i);
+    expect(bundle.manifest.privileged).toBe(false);
     expect(bundle.hash).toMatch(/^[0-9a-f]{12}$/);
     const programs = new Set(bundle.recoveries.ids);
     for (const r of bundle.rules.rules) {
@@ -22,24 +27,29 @@ describe('the default critic bundle', () => {
     for (const id of programs) expect(used.has(id)).toBe(true);
   });
 
-  it('covers the failure families the embedded suite needs, with safety rules for the hard limits', () => {
+  it('reads no privileged feature, only what a robot observes', () => {
+    expect(textOf(bundle)).not.toMatch(/privileged\./);
+    expect(textOf(bundle)).toMatch(/observed\.object_x/);
+  });
+
+  it('only restores: no program closes on, releases, lowers onto, presses or pulls anything', () => {
+    const text = JSON.parse(readFileSync(join(dirname(bundle.path), bundle.manifest.recoveries), 'utf8')) as { programs: { steps: { tool: string; params?: { gripper?: string } }[] }[] };
+    const tools = text.programs.flatMap((p) => p.steps.map((s) => s.tool));
+    for (const t of TASK_STAGE_TOOLS) expect(tools).not.toContain(t);
+    const grips = text.programs.flatMap((p) => p.steps.map((s) => s.params?.gripper ?? 'keep'));
+    expect(grips).not.toContain('close');
+  });
+
+  it('covers missed grasps, blocked hands and the workspace edge, with safety rules for the hard limits', () => {
     const ids = bundle.rules.rules.map((r) => r.id);
-    for (const id of ['grasp_closed_on_nothing', 'object_slipping', 'progress_stalled', 'gripper_chattering', 'leaving_workspace', 'contact_force_spike', 'oscillation']) {
-      expect(ids).toContain(id);
-    }
+    for (const id of ['closing_beside_object', 'grasp_closed_on_nothing', 'hovering_lost', 'leaving_workspace', 'hand_blocked']) expect(ids).toContain(id);
     const safety = bundle.rules.rules.filter((r) => r.proposal.safety).map((r) => r.id);
-    expect(safety).toEqual(expect.arrayContaining(['leaving_workspace', 'contact_force_spike', 'non_finite_action']));
+    expect(safety).toEqual(expect.arrayContaining(['leaving_workspace', 'hand_blocked', 'non_finite_action']));
   });
 
   it('never reads a success flag (there is no such feature, and no rule names one)', () => {
     expect(FEATURES.some((f) => /success|goal_progress/.test(f.name))).toBe(false);
-    const text = readFileSync(join(dirname(bundle.path), bundle.manifest.rules), 'utf8') + readFileSync(join(dirname(bundle.path), bundle.manifest.recoveries), 'utf8');
-    expect(text).not.toMatch(/success|goal_progress/);
-  });
-
-  it('refuses to load where privileged features are not authorized, naming the file', () => {
-    expect(() => loadBundle('default', { privileged: false })).toThrow(CriticLoadError);
-    expect(() => loadBundle('default', { privileged: false })).toThrow(/manifest\.json: privileged: .*not authorize/);
+    expect(textOf(bundle)).not.toMatch(/success|goal_progress/);
   });
 
   it('loads a bundle from a directory or a manifest path, and names the path of a bad entry', () => {
@@ -47,15 +57,31 @@ describe('the default critic bundle', () => {
     const src = dirname(resolveBundlePath('default'));
     writeFileSync(join(dir, 'rules.json'), readFileSync(join(src, 'rules.json')));
     writeFileSync(join(dir, 'recoveries.json'), readFileSync(join(src, 'recoveries.json')));
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'copy', privileged: true, rules: 'rules.json', recoveries: 'recoveries.json' }));
-    expect(loadBundle(dir, { privileged: true }).rules.size).toBe(bundle.rules.size);
-    expect(loadBundle(join(dir, 'manifest.json'), { privileged: true }).manifest.name).toBe('copy');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'copy', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json' }));
+    expect(loadBundle(dir, { privileged: false }).rules.size).toBe(bundle.rules.size);
+    expect(loadBundle(join(dir, 'manifest.json'), { privileged: false }).manifest.name).toBe('copy');
     const rules = JSON.parse(readFileSync(join(src, 'rules.json'), 'utf8')) as { rules: { propose: { recovery?: string } }[] };
     rules.rules[3]!.propose.recovery = 'teleport';
     writeFileSync(join(dir, 'rules.json'), JSON.stringify(rules));
-    expect(() => loadBundle(dir, { privileged: true })).toThrow(/rules\.json: rules\[3\]\.propose\.recovery: .*teleport/);
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'x', privileged: true, rules: 'rules.json' }));
-    expect(() => loadBundle(dir, { privileged: true })).toThrow(/manifest\.json: recoveries/);
-    expect(() => loadBundle(join(dir, 'nowhere'), { privileged: true })).toThrow(/no critic bundle/);
+    expect(() => loadBundle(dir, { privileged: false })).toThrow(/rules\.json: rules\[3\]\.propose\.recovery: .*teleport/);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'x', privileged: false, rules: 'rules.json' }));
+    expect(() => loadBundle(dir, { privileged: false })).toThrow(/manifest\.json: recoveries/);
+    expect(() => loadBundle(join(dir, 'nowhere'), { privileged: false })).toThrow(/no critic bundle/);
+  });
+});
+
+describe('the oracle bundle (privileged)', () => {
+  const oracle = loadBundle('oracle', { privileged: true });
+
+  it('is marked privileged and reads simulator truth', () => {
+    expect(oracle.manifest.name).toBe('oracle');
+    expect(oracle.manifest.privileged).toBe(true);
+    expect(oracle.manifest.description).toMatch(/PRIVILEGED, never the default/);
+    expect(textOf(oracle)).toMatch(/privileged\.grasped/);
+  });
+
+  it('refuses to load where privileged features are not authorized, naming the file', () => {
+    expect(() => loadBundle('oracle', { privileged: false })).toThrow(CriticLoadError);
+    expect(() => loadBundle('oracle', { privileged: false })).toThrow(/manifest\.json: privileged: .*not authorize/);
   });
 });
