@@ -39,6 +39,13 @@ export function intFlag(value: string | undefined, name: string, fallback: numbe
   return n;
 }
 
+export function fractionFlag(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const x = Number(value);
+  if (!(x >= 0 && x <= 1)) throw new UsageError(`--${name} must be a number from 0 to 1, got "${value}"`);
+  return x;
+}
+
 /** With `--json`, the last line of stdout is exactly one JSON object. */
 export function printJsonLine(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);

@@ -5,7 +5,7 @@
 import { getTask, milestoneNames, type Perturbation } from '../../sim/index.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';
 import { mcnemarOneSided } from '../gates/mcnemar.js';
-import { countPairs, pairEpisodes } from '../gates/paired.js';
+import { countPairs, pairEpisodes, type PairCounts } from '../gates/paired.js';
 import { buildReport, type CampaignReport } from '../report/report.js';
 import { renderReportHtml } from '../report/html.js';
 import { NO_BUNDLE, bundleSha, readBundle, writeBundle, type StoredBundle } from '../synthesis/bundle-files.js';
@@ -30,6 +30,8 @@ export interface CampaignOptions {
   /** `default`, `none`, or a bundle directory. */
   readonly baseBundle: string;
   readonly heldout: readonly number[];
+  /** Fresh seeds for the final base-vs-promoted comparison (none: no confirmation is run). */
+  readonly confirmation?: readonly number[];
   readonly devEpisodes: number;
   readonly generations: number;
   readonly gates: GateSettings;
@@ -44,7 +46,10 @@ export interface CampaignSummary {
   readonly promoted: boolean;
   readonly bundle_sha256: string | null;
   readonly bundle_dir: string | null;
+  /** Base vs final on the held-out seeds, which chose the promotion (p-value null past one test). */
   readonly heldout: { parent_success: number | null; candidate_success: number | null; episodes: number | null; p_value: number | null };
+  /** Base vs final on fresh seeds no decision used: the campaign's own p-value. */
+  readonly confirmation: { parent_success: number; candidate_success: number; episodes: number; p_value: number } | null;
   readonly generations: number;
   readonly decisions: ReadonlyArray<{ generation: number; candidate: string; decision: string; stage: string }>;
   readonly report: string;
@@ -84,7 +89,7 @@ function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
     perturbation: o.perturbation ? { name: o.perturbation.name, spec: o.perturbation.spec } : null,
     policy: { spec: o.policy.spec, sha256: fileSha(o.policy.file) },
     base_bundle: { spec: o.baseBundle, sha256: baseSha },
-    seeds: { heldout: [...o.heldout], dev_episodes: o.devEpisodes, dev_seed_base: DEV_SEED_BASE, generations: o.generations },
+    seeds: { heldout: [...o.heldout], confirmation: [...(o.confirmation ?? [])], dev_episodes: o.devEpisodes, dev_seed_base: DEV_SEED_BASE, generations: o.generations },
     gates: o.gates,
     // the embedded suite's features() exist for the critic only and never reach the policy
     authorized_features: { privileged: true, names: authorizedFeatureNames(true) },
@@ -135,13 +140,28 @@ async function finalReport(ctx: CampaignContext, root: StoredBundle, final: Stor
   const finalHeld = final.sha256 === root.sha256 ? baseHeld : await rollout(ctx, final, 'heldout', ctx.preregistration.heldout);
   const pairs = pairEpisodes(baseHeld.results, finalHeld.results, { parent: baseHeld.policy, candidate: finalHeld.policy });
   const counts = countPairs(pairs.pairs);
+  // The held-out seeds chose the promotion: their p-value is the gate's own only while a single
+  // held-out test stands between base and final. The campaign's claim rests on fresh seeds.
+  const promotions = generations.filter((g) => g.promoted).length;
   const report = buildReport({
     ctx, generations, root, final,
-    heldout: { ...counts, p_value: final.sha256 === root.sha256 ? null : mcnemarOneSided(counts.b, counts.c), problems: pairs.problems },
+    heldout: { ...counts, p_value: promotions === 1 ? mcnemarOneSided(counts.b, counts.c) : null, problems: pairs.problems },
+    confirmation: promotions === 0 ? null : await confirm(ctx, root, final),
   });
   const stored = await ctx.state.step('report.json', () => report);
   ctx.state.note('report.html', ctx.store.putText('report.html', renderReportHtml(stored.value)));
   return stored.value;
+}
+
+/** Base and final on the preregistered confirmation seeds (null when there are none). */
+async function confirm(ctx: CampaignContext, root: StoredBundle, final: StoredBundle): Promise<(PairCounts & { p_value: number; problems: readonly string[] }) | null> {
+  const seeds = ctx.preregistration.confirmation ?? [];
+  if (seeds.length === 0) return null;
+  const base = await rollout(ctx, root, 'confirmation', seeds);
+  const promoted = await rollout(ctx, final, 'confirmation', seeds);
+  const pairs = pairEpisodes(base.results, promoted.results, { parent: base.policy, candidate: promoted.policy });
+  const counts = countPairs(pairs.pairs);
+  return { ...counts, p_value: mcnemarOneSided(counts.b, counts.c), problems: pairs.problems };
 }
 
 function summarize(ctx: CampaignContext, r: CampaignReport): CampaignSummary {
@@ -156,6 +176,9 @@ function summarize(ctx: CampaignContext, r: CampaignReport): CampaignSummary {
       episodes: r.heldout.episodes,
       p_value: r.heldout.p_value,
     },
+    confirmation: r.confirmation
+      ? { parent_success: r.confirmation.parent_successes, candidate_success: r.confirmation.candidate_successes, episodes: r.confirmation.episodes, p_value: r.confirmation.p_value }
+      : null,
     generations: r.generations.length,
     decisions: r.generations.flatMap((g) => g.candidates.map((c) => ({ generation: g.generation, candidate: c.id, decision: c.decision, stage: c.stage }))),
     report: ctx.store.abs('report.html'),

@@ -32,18 +32,23 @@ export interface RolloutSet {
   readonly results: readonly EpisodeResult[];
 }
 
-/** The bundle's episodes on a seed set (`dev-g2`, `heldout`), run once and kept as an artifact. */
-export async function rollout(ctx: CampaignContext, bundle: Pick<StoredBundle, 'sha256' | 'dir'>, split: string, seeds: readonly number[]): Promise<RolloutSet> {
-  const dir = `rollouts/${bundle.sha256.slice(0, 12)}/${split}`;
+/**
+ * The bundle's episodes on a seed set (`dev-g2`, `heldout`), run once and kept as an artifact. With
+ * `control`, a trivial policy runs instead of the campaign's (its own artifact, `dev-g2.null_open`).
+ */
+export async function rollout(ctx: CampaignContext, bundle: Pick<StoredBundle, 'sha256' | 'dir'>, split: string, seeds: readonly number[], control?: string): Promise<RolloutSet> {
+  const name = control === undefined ? split : `${split}.${control.replace(/[^a-z0-9]+/gi, '_')}`;
+  const dir = `rollouts/${bundle.sha256.slice(0, 12)}/${name}`;
   const stored = await ctx.state.step<RolloutSet>(`${dir}.json`, async () => {
-    ctx.log(`rollouts: bundle ${bundle.sha256.slice(0, 12)} on ${split} (${seeds.length} episodes)`);
+    ctx.log(`rollouts: bundle ${bundle.sha256.slice(0, 12)} on ${name} (${seeds.length} episodes)`);
     const results = await rolloutSeeds(ctx.runner, ctx.store, dir, {
       task: ctx.manifest.task,
       seeds,
       perturbation: ctx.perturbation,
       bundleDir: bundle.dir === null ? null : ctx.store.abs(bundle.dir),
+      ...(control === undefined ? {} : { policy: control }),
     });
-    return { bundle_sha256: bundle.sha256, split, policy: ctx.runner.policyLabel, seeds: [...seeds], results };
+    return { bundle_sha256: bundle.sha256, split: name, policy: control ?? ctx.runner.policyLabel, seeds: [...seeds], results };
   });
   return stored.value;
 }

@@ -24,7 +24,7 @@ export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
           episodesPerTask: seeds.length,
           firstSeed: seeds[0]!,
           perturbation: req.perturbation,
-          policy: o.policy,
+          policy: req.policy ?? o.policy,
           executeSteps: o.executeSteps,
           recordDir: req.recordDir,
           // every campaign authorizes the embedded suite's privileged features (see the manifest)

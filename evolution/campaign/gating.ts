@@ -1,8 +1,13 @@
 // A candidate's way through the gates. Cheap checks first: a candidate that could not be built, that
 // duplicates one already judged, or whose diagnosis' falsifier holds on the shadow replay is
 // rejected without a single rollout. Then the development seeds (paired same-seed gate, regression
-// gate), and only then the held-out seeds (exact McNemar).
+// gate, and the critic-alone gate: the candidate with trivial policies must stay under its cap), and
+// only then the held-out seeds (exact McNemar, at α divided over the generations that may each
+// spend one held-out test: a Bonferroni correction, stated in every verdict).
+import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/trivial-policy.js';
 import type { Falsifier } from '../diagnosis/schema.js';
+import { criticAloneGate, type CriticAloneResult } from '../gates/critic-alone.js';
+import type { GateSettings } from './manifest.js';
 import { heldoutGate, pairedGate, regressionGate, type GateResult } from '../gates/gates.js';
 import { pairEpisodes } from '../gates/paired.js';
 import type { ShadowReport } from '../shadow-replay.js';
@@ -10,7 +15,7 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 import type { CandidateSpec } from '../synthesis/synthesize.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 
-export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'heldout';
+export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'critic_alone' | 'heldout';
 
 export interface CandidateVerdict {
   readonly candidate: string;
@@ -19,6 +24,8 @@ export interface CandidateVerdict {
   readonly stage: GateStage;
   readonly reason: string;
   readonly gates: readonly GateResult[];
+  /** The candidate with the trivial controls on the dev seeds (absent when it stopped earlier). */
+  readonly critic_alone?: CriticAloneResult;
   readonly ran_dev: boolean;
   readonly ran_heldout: boolean;
   /** Hashes of the rollout artifacts the gates read. */
@@ -57,18 +64,36 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
   const after = { ...base, ran_dev: true, rollouts };
   if (!paired.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'paired', reason: paired.reason };
   if (!regression.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'regression', reason: regression.reason };
+  const alone = await criticAlone(ctx, cand, x.dev);
+  if (!alone.pass) return { ...after, gates: devGates, critic_alone: alone, decision: 'rejected', stage: 'critic_alone', reason: alone.reason };
 
   const heldout = ctx.preregistration.heldout;
   const parentHeld = await rollout(ctx, x.parent, 'heldout', heldout);
   const candHeld = await rollout(ctx, cand, 'heldout', heldout);
   rollouts.parent_heldout = ledgerHash(ctx, x.parent.sha256, 'heldout');
   rollouts.candidate_heldout = ledgerHash(ctx, cand.sha256, 'heldout');
-  const held = heldoutGate(pairEpisodes(parentHeld.results, candHeld.results, { parent: parentHeld.policy, candidate: candHeld.policy }), g);
+  const held = heldoutGate(pairEpisodes(parentHeld.results, candHeld.results, { parent: parentHeld.policy, candidate: candHeld.policy }), heldoutSettings(ctx));
   const gates = [...devGates, held];
-  const done = { ...after, gates, ran_heldout: true, rollouts };
+  const done = { ...after, gates, critic_alone: alone, ran_heldout: true, rollouts };
   return held.pass
     ? { ...done, decision: 'promoted', stage: 'heldout', reason: held.reason }
     : { ...done, decision: 'rejected', stage: 'heldout', reason: held.reason };
+}
+
+/**
+ * Each generation may spend one held-out test on a different change, so the campaign makes up to
+ * `generations` comparisons on the same seeds: each is judged at α / generations (Bonferroni).
+ */
+export function heldoutSettings(ctx: CampaignContext): GateSettings {
+  const g = ctx.manifest.gates;
+  return { ...g, alpha: g.alpha / ctx.manifest.seeds.generations };
+}
+
+/** The candidate under the same dev seeds with every trivial policy instead of the campaign's. */
+async function criticAlone(ctx: CampaignContext, cand: { sha256: string; dir: string | null }, dev: RolloutSet): Promise<CriticAloneResult> {
+  const byControl: Record<string, RolloutSet['results']> = {};
+  for (const control of TRIVIAL_POLICY_SPECS) byControl[control] = (await rollout(ctx, cand, dev.split, dev.seeds, control)).results;
+  return criticAloneGate(byControl, ctx.manifest.gates.critic_alone_cap);
 }
 
 /** The falsifier's statement, when the shadow replay makes it true. */

@@ -18,10 +18,12 @@ export const GateSettingsSchema = z.strictObject({
   max_extra_safety_events: z.number().int().min(0),
   /** Candidates that go through the dev gates per generation; the best one goes to held-out. */
   max_candidates: z.number().int().min(1),
+  /** Highest success the candidate may reach with a trivial policy (the critic alone) on the dev seeds. */
+  critic_alone_cap: z.number().min(0).max(1).default(0.1),
 });
 export type GateSettings = z.infer<typeof GateSettingsSchema>;
 
-export const DEFAULT_GATES: GateSettings = { alpha: 0.025, min_gain: 1, max_extra_safety_events: 0, max_candidates: 3 };
+export const DEFAULT_GATES: GateSettings = { alpha: 0.025, min_gain: 1, max_extra_safety_events: 0, max_candidates: 3, critic_alone_cap: 0.1 };
 
 export const ManifestSchema = z.strictObject({
   version: z.literal(1),
@@ -33,6 +35,8 @@ export const ManifestSchema = z.strictObject({
   base_bundle: z.strictObject({ spec: z.string(), sha256: z.string() }),
   seeds: z.strictObject({
     heldout: z.array(z.number().int().min(0)),
+    /** Fresh seeds for the final comparison, never used to choose a candidate (empty: none). */
+    confirmation: z.array(z.number().int().min(0)).default([]),
     dev_episodes: z.number().int().min(1),
     dev_seed_base: z.number().int().min(0),
     generations: z.number().int().min(1),
@@ -50,6 +54,8 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export interface Preregistration {
   readonly manifest_sha256: string;
   readonly heldout: readonly number[];
+  /** The final comparison's seeds: disjoint from every dev seed and from the held-out seeds. */
+  readonly confirmation: readonly number[];
   /** Generation (1-based, as a string key) → its development seeds. */
   readonly dev: Readonly<Record<string, readonly number[]>>;
 }
@@ -59,13 +65,20 @@ export function preregister(manifest: Manifest): Preregistration {
   for (let g = 1; g <= manifest.seeds.generations; g++) {
     dev[String(g)] = devSeedsFor(g, manifest.seeds.dev_episodes, manifest.seeds.dev_seed_base);
     assertDisjoint(dev[String(g)]!, manifest.seeds.heldout);
+    assertDisjoint(dev[String(g)]!, manifest.seeds.confirmation);
   }
-  return { manifest_sha256: manifestSha(manifest), heldout: [...manifest.seeds.heldout], dev };
+  assertDisjoint(manifest.seeds.heldout, manifest.seeds.confirmation);
+  return { manifest_sha256: manifestSha(manifest), heldout: [...manifest.seeds.heldout], confirmation: [...manifest.seeds.confirmation], dev };
 }
 
 /** Every seed list of a preregistration, rechecked on load (a hand-edited file cannot sneak one in). */
 export function checkPreregistration(p: Preregistration): void {
-  for (const seeds of Object.values(p.dev)) assertDisjoint(seeds, p.heldout);
+  const confirmation = p.confirmation ?? [];
+  for (const seeds of Object.values(p.dev)) {
+    assertDisjoint(seeds, p.heldout);
+    assertDisjoint(seeds, confirmation);
+  }
+  assertDisjoint(p.heldout, confirmation);
 }
 
 export function manifestSha(manifest: Manifest): string {

@@ -37,6 +37,8 @@ export interface RolloutRequest {
   readonly bundleDir: string | null;
   /** Recordings go to recordDir/<task>/<seed>.mcap. */
   readonly recordDir: string;
+  /** Run this policy spec instead of the campaign's (the trivial controls of the critic-alone gate). */
+  readonly policy?: string;
 }
 
 /**

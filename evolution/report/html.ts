@@ -9,8 +9,12 @@ const rate = (k: number, n: number) => (n ? k / n : 0);
 
 export function renderReportHtml(r: CampaignReport): string {
   const h = r.heldout;
+  const c = r.confirmation;
+  const confirmed = c
+    ? `; on fresh confirmation seeds ${c.parent_successes}/${c.episodes} → ${c.candidate_successes}/${c.episodes}, McNemar one-sided p = ${c.p_value.toPrecision(3)}`
+    : '; no confirmation seeds were set';
   const verdict = r.promoted
-    ? `promoted bundle <code>${esc(r.final_bundle.sha256.slice(0, 12))}</code>: held-out ${h.parent_successes}/${h.episodes} → ${h.candidate_successes}/${h.episodes}, McNemar one-sided p = ${h.p_value === null ? 'n/a' : h.p_value.toPrecision(3)}`
+    ? `promoted bundle <code>${esc(r.final_bundle.sha256.slice(0, 12))}</code>: held-out ${h.parent_successes}/${h.episodes} → ${h.candidate_successes}/${h.episodes} (the seeds that chose it; each held-out test at α = ${r.heldout_alpha.toPrecision(3)}, Bonferroni over the generations)${confirmed}`
     : `nothing promoted; base held-out success ${h.parent_successes}/${h.episodes}`;
   return [
     '<!doctype html><html><head><meta charset="utf-8">',

@@ -51,6 +51,10 @@ export interface CampaignReport {
   readonly final_bundle: { sha256: string; name: string; dir: string | null; promoted: boolean };
   /** Base vs final bundle on the held-out seeds (the same episodes when nothing was promoted). */
   readonly heldout: PairCounts & { p_value: number | null; problems: readonly string[] };
+  /** Base vs final on fresh seeds that chose nothing; null when nothing was promoted or none were set. */
+  readonly confirmation: (PairCounts & { p_value: number; problems: readonly string[] }) | null;
+  /** α of each held-out test: the campaign's α over the generations that may each spend one. */
+  readonly heldout_alpha: number;
   readonly generations: readonly GenerationRow[];
 }
 
@@ -60,6 +64,7 @@ export interface ReportInput {
   readonly root: StoredBundle;
   readonly final: StoredBundle;
   readonly heldout: PairCounts & { p_value: number | null; problems: readonly string[] };
+  readonly confirmation: (PairCounts & { p_value: number; problems: readonly string[] }) | null;
 }
 
 export function buildReport(x: ReportInput): CampaignReport {
@@ -78,6 +83,8 @@ export function buildReport(x: ReportInput): CampaignReport {
     base_bundle: { sha256: x.root.sha256, name: x.root.manifest.name },
     final_bundle: { sha256: x.final.sha256, name: x.final.manifest.name, dir: x.final.dir, promoted: x.final.sha256 !== x.root.sha256 },
     heldout: x.heldout,
+    confirmation: x.confirmation,
+    heldout_alpha: m.gates.alpha / m.seeds.generations,
     generations: x.generations.map(generationRow),
   };
 }

@@ -1,0 +1,96 @@
+// The campaign's governance discipline: a candidate that lets the critic succeed without the policy
+// is rejected at the critic-alone gate; held-out tests are judged at α over the generations; a
+// promotion is judged again on fresh confirmation seeds that chose nothing. Synthetic episodes (no
+// simulator): the runner decides success from (bundle, policy, seed), as a real one would from the episode.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_GATES, SeedOverlapError, builtinDiagnoser, runCampaign, type CampaignOptions, type RolloutRunner } from '../../evolution/index.js';
+import { criticAloneGate } from '../../evolution/gates/critic-alone.js';
+import type { EpisodeResult } from '../../evolution/campaign/rollouts.js';
+import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
+import { TASK, writeSyntheticEpisode } from './synthetic.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-alone-'));
+
+/** Episodes succeed when `succeeds(governed, control, seed)`; each one is recorded like a real one. */
+function runner(succeeds: (governed: boolean, control: string | undefined, seed: number) => boolean, seen: string[] = []): RolloutRunner {
+  return {
+    policyLabel: 'synthetic',
+    async run(req, onEpisode) {
+      for (const seed of req.seeds) {
+        seen.push(req.policy ?? 'policy');
+        const success = succeeds(req.bundleDir !== null, req.policy, seed);
+        const path = join(req.recordDir, TASK.replace('/', '__'), `${seed}.mcap`);
+        const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
+        const outcome: EpisodeOutcome = {
+          task: req.task, seed, success, steps: s.steps, milestones: s.milestones, infraFailure: null, physicsDivergence: false,
+          policyActions: s.steps, unmodifiedPolicyActions: s.steps, recoveryActions: 0, milestonesDuringRecovery: 0, holdActions: 0,
+          policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0,
+          envelopeHits: 0, aborted: false,
+        };
+        onEpisode(outcome);
+      }
+    },
+  };
+}
+
+function options(root: string, over: Partial<CampaignOptions>): CampaignOptions {
+  return {
+    root, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
+    heldout: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007], confirmation: [2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007],
+    devEpisodes: 8, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
+    runner: runner(() => false), diagnoser: builtinDiagnoser(), ...over,
+  };
+}
+
+const result = (success: boolean, infra: string | null = null): EpisodeResult => ({
+  task: TASK, seed: 0, success, infra_failure: infra, steps: 1, milestones: [], reset_digest: '', policy_actions: 1,
+  recovery_actions: 0, recoveries: 0, safety_events: 0, record: null,
+});
+
+describe('the critic-alone gate', () => {
+  it('holds the best control against the cap, leaving infrastructure failures out', () => {
+    const under = criticAloneGate({ 'null:open': [result(false), result(false)], 'null:closed': [result(true), result(false), result(false), result(false), result(false), result(false), result(false), result(false), result(false), result(false)] }, 0.1);
+    expect(under).toMatchObject({ pass: true, best_rate: 0.1, controls: { 'null:closed': { successes: 1, episodes: 10 } } });
+    const over = criticAloneGate({ 'null:open': [result(true), result(false), result(false, 'PolicyUnavailable')] }, 0.1);
+    expect(over).toMatchObject({ pass: false, best_rate: 0.5, controls: { 'null:open': { successes: 1, episodes: 2 } } });
+    expect(over.reason).toMatch(/critic alone 50% \(null:open 1\/2\); cap 10%/);
+  });
+
+  it('rejects a candidate whose bundle succeeds with a policy that does nothing, before any held-out episode', async () => {
+    const seen: string[] = [];
+    // any governed episode succeeds, whichever policy runs: the candidate is a second expert
+    const s = await runCampaign(options(tmp(), { runner: runner((governed) => governed, seen) }));
+    expect(s.promoted).toBe(false);
+    expect(s.decisions.map((d) => d.stage)).toContain('critic_alone');
+    expect(seen).toEqual(expect.arrayContaining(['null:open', 'null:closed', 'null:random:0']));
+    expect(s.confirmation).toBeNull();
+  });
+
+  it('promotes a candidate that helps only the policy, and judges it again on fresh confirmation seeds', async () => {
+    const s = await runCampaign(options(tmp(), { runner: runner((governed, control) => governed && control === undefined) }));
+    expect(s.promoted).toBe(true);
+    expect(s.decisions.at(-1)).toMatchObject({ decision: 'promoted', stage: 'heldout' });
+    expect(s.confirmation).toMatchObject({ parent_success: 0, candidate_success: 8, episodes: 8 });
+    expect(s.confirmation!.p_value).toBeCloseTo(1 / 256, 10); // exact one-sided McNemar, 8 discordant pairs
+  });
+
+  it('judges each held-out test at alpha over the generations (Bonferroni)', async () => {
+    // 6 held-out discordant pairs give p = 1/64 ≈ 0.0156: enough at α = 0.025, not at 0.025 / 2
+    const heldout = [1000, 1001, 1002, 1003, 1004, 1005];
+    const helps = runner((governed, control) => governed && control === undefined);
+    const one = await runCampaign(options(tmp(), { heldout, runner: helps, generations: 1 }));
+    const two = await runCampaign(options(tmp(), { heldout, runner: helps, generations: 2 }));
+    expect(one.promoted).toBe(true);
+    expect(two.promoted).toBe(false);
+    expect(two.decisions.at(-1)).toMatchObject({ decision: 'rejected', stage: 'heldout' });
+  });
+
+  it('refuses confirmation seeds that overlap the held-out seeds, before any episode', async () => {
+    const seen: string[] = [];
+    await expect(runCampaign(options(tmp(), { confirmation: [1003, 2000], runner: runner(() => true, seen) }))).rejects.toThrow(SeedOverlapError);
+    expect(seen).toEqual([]);
+  });
+});
