@@ -7,8 +7,9 @@ import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
 import { progress } from '../progress.js';
-import { BASELINE_CONDITIONS, PERTURBED_CONDITIONS, runBaselineStage } from '../run/baseline-stage.js';
+import { PERTURBED_CONDITIONS, runBaselineStage } from '../run/baseline-stage.js';
 import { runEvolutionStage } from '../run/evolution-stage.js';
+import { runGovernanceStage } from '../run/governance-stage.js';
 import { runExpertStage } from '../run/expert-stage.js';
 import { renderMarkdown, type RunReport } from '../run/report.js';
 import { runWireStage } from '../run/wire-stage.js';
@@ -20,11 +21,14 @@ The main job on the embedded default, end to end, on a CPU:
   1. wire      one policy served by the Node ONNX server and by the Python shim over real ZeroMQ
                sockets; the same LIBERO-sized observations through both; their chunks must agree
   2. expert    the scripted expert on every task: the upper bound
-  3. baseline  the frozen embedded base policy on every task, nominal and under the position-shift,
-               object-change, disturbance and sensor-noise-delay perturbations (held-out seeds from 1000)
-  4. critic    the same, perturbed, governed by the default runtime critic
-  5. evolution one campaign on the task and perturbation where the critic does worst: cluster its
-               failures, diagnose, synthesize and gate a bundle; held-out seeds 1-20, exact McNemar
+  3. baseline  the frozen embedded base policy alone on every task, nominal (held-out seeds from 1000)
+  4. governance under the position-shift, object-change, disturbance and sensor-noise-delay
+               perturbations, at the same seeds: the policy alone, the default (observable) critic
+               alone with each trivial policy (null:open, null:closed, null:random:0), and both;
+               synergy = both − max(policy alone, critic alone), with paired bootstrap intervals
+  5. evolution one campaign on the task and perturbation where policy + critic does worst: cluster its
+               failures, diagnose, synthesize and gate a bundle (critic-alone cap, held-out seeds
+               1000-1019 at α over the generations), then confirm on fresh seeds 2000-2019
 Writes DIR/report.json (stage by stage), DIR/report.md, and every episode as MCAP under DIR/episodes.
 
   --out DIR               where the run's artifacts go (default runs/<timestamp>)
@@ -91,25 +95,42 @@ export const runCommand: Command = {
         workers: intFlag(values.workers, 'workers', 2, 1),
         envsPerWorker: intFlag(values['envs-per-worker'], 'envs-per-worker', 4, 1),
       };
-      for (const [stage, critic, conditions] of [['baseline', 'none', BASELINE_CONDITIONS], ['critic', 'default', PERTURBED_CONDITIONS]] as const) {
-        const bar = progress(`  ${stage}`);
-        const result = await runBaselineStage({
-          ...pool,
-          critic,
-          conditions,
-          recordDir: join(out, 'episodes', stage),
-          onProgress: (condition, d, t) => bar.update(d, t, condition),
-        });
-        bar.done();
-        report.stages[stage] = result;
-        save();
-        for (const [name, c] of Object.entries(result.conditions)) say(`  ${stage.padEnd(9)} ${name.padEnd(15)} macro success ${(100 * c.macro_success).toFixed(1)}%`);
+      const baselineBar = progress('  baseline');
+      report.stages.baseline = await runBaselineStage({
+        ...pool,
+        critic: 'none',
+        conditions: ['nominal'],
+        recordDir: join(out, 'episodes', 'baseline'),
+        onProgress: (condition, d, t) => baselineBar.update(d, t, condition),
+      });
+      baselineBar.done();
+      save();
+      say(`  baseline  nominal         macro success ${(100 * report.stages.baseline.conditions.nominal!.macro_success).toFixed(1)}%`);
+
+      const armBar = progress('  governance');
+      let arm = '';
+      report.stages.governance = await runGovernanceStage({
+        ...pool,
+        critic: 'default',
+        conditions: PERTURBED_CONDITIONS,
+        recordDir: join(out, 'episodes', 'governance'),
+        onArm: (condition, run, i, n) => (arm = `${condition}: ${run.arm === 'critic' ? `critic alone (${run.policy})` : run.arm === 'policy' ? 'policy alone' : 'both'} ${i + 1}/${n}`),
+        onProgress: (_c, d, t) => armBar.update(d, t, arm),
+      });
+      armBar.done();
+      save();
+      const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
+      for (const [name, a] of Object.entries(report.stages.governance.conditions)) {
+        const m = a.macro;
+        say(`  governance ${name.padEnd(19)} policy ${(100 * m.policy.value).toFixed(1)}%  critic alone ${(100 * m.critic.value).toFixed(1)}%  both ${(100 * m.both.value).toFixed(1)}%  synergy ${pts(m.synergy.value)} [${pts(m.synergy.low)}, ${pts(m.synergy.high)}]`);
       }
+      say(`  governance mean synergy ${pts(report.stages.governance.mean_synergy)} points`);
       say('  evolution (one campaign on the weakest task and perturbation under the critic)');
-      report.stages.evolution = await runEvolutionStage(report.stages.critic!, {
+      report.stages.evolution = await runEvolutionStage(report.stages.governance, {
         root: join(out, 'evolution'),
         devEpisodes: intFlag(values['dev-episodes'], 'dev-episodes', quick ? 4 : 30, 1),
-        heldout: quick ? '1-4' : '1-20',
+        heldout: quick ? '1000-1003' : '1000-1019',
+        confirmation: quick ? '2000-2003' : '2000-2019',
         generations: intFlag(values.generations, 'generations', quick ? 1 : 2, 1),
         workers: pool.workers,
         envsPerWorker: pool.envsPerWorker,
@@ -117,7 +138,8 @@ export const runCommand: Command = {
       });
       save();
       const evo = report.stages.evolution;
-      if (evo) say(`  evolution ${evo.task} / ${evo.perturbation}: ${evo.campaign.promoted ? `promoted, held-out ${evo.campaign.heldout.parent_success} → ${evo.campaign.heldout.candidate_success} of ${evo.campaign.heldout.episodes} (p = ${evo.campaign.heldout.p_value})` : 'nothing promoted'}`);
+      const confirmed = (c: NonNullable<typeof evo>['campaign']['confirmation']) => (c ? `; confirmation ${c.parent_success} → ${c.candidate_success} of ${c.episodes} (p = ${c.p_value.toPrecision(3)})` : '');
+      if (evo) say(`  evolution ${evo.task} / ${evo.perturbation}: ${evo.campaign.promoted ? `promoted, held-out ${evo.campaign.heldout.parent_success} → ${evo.campaign.heldout.candidate_success} of ${evo.campaign.heldout.episodes}${confirmed(evo.campaign.confirmation)}` : 'nothing promoted'}`);
     } else {
       report.skipped = [`baseline: ${EMBEDDED_POLICY_PATH} is not in this checkout`];
       say(`  baseline  skipped (${EMBEDDED_POLICY_PATH} missing)`);

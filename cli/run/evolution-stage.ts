@@ -1,16 +1,16 @@
 // Stage of `zetta run`: one evolution campaign on the pair (task, perturbation) where the base policy
-// with the default critic does worst; its held-out gate (paired seeds, exact McNemar) is the final
-// evaluation of whatever it promotes.
+// with the default critic does worst; its held-out gate (paired seeds, exact McNemar at α over the
+// generations) chooses, and fresh confirmation seeds judge whatever it promotes.
 import { join } from 'node:path';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/index.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
-import type { BaselineStageResult } from './baseline-stage.js';
+import type { GovernanceStageResult } from './governance-stage.js';
 
 export interface EvolutionStageResult {
   task: string;
   perturbation: string;
-  /** Success of base policy + default critic on that pair in the critic stage. */
+  /** Success of base policy + default critic on that pair in the governance stage. */
   parent_rate: number;
   campaign: CampaignSummary;
   ok: boolean;
@@ -20,26 +20,27 @@ export interface EvolutionOptions {
   readonly root: string;
   readonly devEpisodes: number;
   readonly heldout: string;
+  readonly confirmation: string;
   readonly generations: number;
   readonly workers: number;
   readonly envsPerWorker: number;
   readonly log: (line: string) => void;
 }
 
-/** The (task, perturbation) with the lowest success under the critic; earlier entries win ties. */
-export function weakestPair(critic: BaselineStageResult): { task: string; perturbation: string; rate: number } | undefined {
+/** The (task, perturbation) with the lowest success of policy + critic; earlier entries win ties. */
+export function weakestPair(governance: GovernanceStageResult): { task: string; perturbation: string; rate: number } | undefined {
   let best: { task: string; perturbation: string; rate: number } | undefined;
-  for (const [perturbation, c] of Object.entries(critic.conditions)) {
-    for (const [task, t] of Object.entries(c.tasks)) {
-      const rate = t.episodes ? t.success / t.episodes : Number.NaN;
+  for (const [perturbation, arms] of Object.entries(governance.conditions)) {
+    for (const [task, t] of Object.entries(arms.perTask)) {
+      const rate = t.both.value;
       if (Number.isFinite(rate) && (!best || rate < best.rate)) best = { task, perturbation, rate };
     }
   }
   return best;
 }
 
-export async function runEvolutionStage(critic: BaselineStageResult, o: EvolutionOptions): Promise<EvolutionStageResult | undefined> {
-  const pair = weakestPair(critic);
+export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult | undefined> {
+  const pair = weakestPair(governance);
   if (!pair) return undefined;
   const executeSteps = 5;
   const campaign = await runCampaign({
@@ -48,8 +49,9 @@ export async function runEvolutionStage(critic: BaselineStageResult, o: Evolutio
     task: pair.task,
     perturbation: { name: pair.perturbation, spec: resolvePerturbation(pair.perturbation) },
     policy: { spec: 'embedded', file: EMBEDDED_POLICY_PATH },
-    baseBundle: critic.critic,
+    baseBundle: governance.critic,
     heldout: parseSeedList(o.heldout),
+    confirmation: parseSeedList(o.confirmation),
     devEpisodes: o.devEpisodes,
     generations: o.generations,
     gates: DEFAULT_GATES,

@@ -2,6 +2,7 @@
 import type { BaselineStageResult } from './baseline-stage.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
+import { governanceSection, type GovernanceStageResult } from './governance-stage.js';
 import type { WireStageResult } from './wire-stage.js';
 
 export interface RunReport {
@@ -12,7 +13,7 @@ export interface RunReport {
     wire?: WireStageResult;
     expert?: ExpertStageResult;
     baseline?: BaselineStageResult;
-    critic?: BaselineStageResult;
+    governance?: GovernanceStageResult;
     evolution?: EvolutionStageResult | undefined;
   };
   skipped?: string[];
@@ -23,24 +24,22 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '�
 
 export function renderMarkdown(r: RunReport): string {
   const lines = [`# zetta run`, '', `Started ${r.started}${r.finished ? `, finished ${r.finished}` : ' (running or interrupted)'}.`, ''];
-  const { wire, expert, baseline, critic, evolution } = r.stages;
+  const { wire, expert, baseline, governance, evolution } = r.stages;
   if (wire) {
     const py = 'skipped' in wire.python ? `skipped (${wire.python.skipped})` : `p50 ${wire.python.p50_ms.toFixed(2)} ms, max difference from Node ${wire.python.max_abs_diff_vs_node.toExponential(1)}`;
     lines.push('## Policy wire', '', `- Node ONNX server over ZeroMQ: p50 ${wire.node.p50_ms.toFixed(2)} ms, p99 ${wire.node.p99_ms.toFixed(2)} ms (${wire.node.requests} requests)`, `- Python shim: ${py}`, '');
   }
-  if (expert || baseline) lines.push(...successTable(expert, baseline, critic));
+  if (expert || baseline) lines.push(...successTable(expert, baseline));
+  if (governance) lines.push(...governanceSection(governance));
   if (evolution) lines.push(...evolutionSection(evolution));
   for (const s of r.skipped ?? []) lines.push(`- skipped: ${s}`);
   return `${lines.join('\n')}\n`;
 }
 
-function successTable(expert: ExpertStageResult | undefined, baseline: BaselineStageResult | undefined, critic: BaselineStageResult | undefined): string[] {
-  // One column per (stage, condition): the base policy alone, then with the critic, per condition.
+function successTable(expert: ExpertStageResult | undefined, baseline: BaselineStageResult | undefined): string[] {
+  // The expert (the upper bound) and the base policy alone, per condition it ran.
   const columns: { title: string; result: BaselineStageResult; condition: string }[] = [];
-  for (const condition of Object.keys(baseline?.conditions ?? {})) {
-    columns.push({ title: `policy, ${condition}`, result: baseline!, condition });
-    if (critic?.conditions[condition]) columns.push({ title: `+ critic, ${condition}`, result: critic, condition });
-  }
+  for (const condition of Object.keys(baseline?.conditions ?? {})) columns.push({ title: `policy, ${condition}`, result: baseline!, condition });
   const tasks = Object.keys(expert?.tasks ?? baseline?.conditions[columns[0]?.condition ?? '']?.tasks ?? {});
   const header = ['task', ...(expert ? ['expert'] : []), ...columns.map((c) => c.title)];
   const cell = (t: { success: number; episodes: number } | undefined) => (t ? `${t.success}/${t.episodes}` : '—');
@@ -58,13 +57,15 @@ function successTable(expert: ExpertStageResult | undefined, baseline: BaselineS
 
 function evolutionSection(e: EvolutionStageResult): string[] {
   const h = e.campaign.heldout;
+  const c = e.campaign.confirmation;
+  const confirmed = c ? `; on fresh confirmation seeds ${c.parent_success} → ${c.candidate_success} of ${c.episodes} (one-sided exact McNemar p = ${c.p_value.toPrecision(3)})` : '';
   const verdict = e.campaign.promoted
-    ? `promoted bundle ${e.campaign.bundle_sha256?.slice(0, 12)}: held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes} (one-sided exact McNemar p = ${h.p_value})`
+    ? `promoted bundle ${e.campaign.bundle_sha256?.slice(0, 12)}: held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes} (the seeds that chose it)${confirmed}`
     : `nothing promoted (held-out ${h.parent_success ?? '—'} of ${h.episodes ?? '—'} for the parent)`;
   return [
     '## Evolution',
     '',
-    `Campaign ${e.campaign.campaign_id.slice(0, 12)} on ${e.task} under ${e.perturbation} (policy + default critic: ${pct(e.parent_rate)} in the critic stage), ${e.campaign.generations} generation(s): ${verdict}. Report: \`${e.campaign.report}\`.`,
+    `Campaign ${e.campaign.campaign_id.slice(0, 12)} on ${e.task} under ${e.perturbation} (policy + default critic: ${pct(e.parent_rate)} in the governance stage), ${e.campaign.generations} generation(s): ${verdict}. Report: \`${e.campaign.report}\`.`,
     '',
   ];
 }

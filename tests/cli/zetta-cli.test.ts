@@ -117,11 +117,25 @@ describe('zetta CLI', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'zetta-run-')), 'run');
     const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--json']);
     expect(r.code).toBe(0);
-    const report = lastJsonLine(r.stdout) as { ok: boolean; stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> } } };
+    type Arms = { arms: Record<'policy' | 'critic' | 'both', { macroSuccess: number }>; controls: Record<string, unknown>; macro: { synergy: { value: number } } };
+    const report = lastJsonLine(r.stdout) as {
+      ok: boolean;
+      stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> }; governance: { conditions: Record<string, Arms>; mean_synergy: number } };
+    };
     expect(report.ok).toBe(true);
     expect(report.stages.wire.node.requests).toBe(10);
     expect(Object.keys(report.stages.expert.tasks).length).toBeGreaterThanOrEqual(10);
+    // Every perturbation has the three arms at the same seeds, the critic alone from each trivial policy.
+    const governance = report.stages.governance;
+    expect(Object.keys(governance.conditions)).toEqual(['position-shift', 'object-change', 'disturbance', 'sensor-noise-delay']);
+    for (const arms of Object.values(governance.conditions)) {
+      expect(Object.keys(arms.controls)).toEqual(['null:open', 'null:closed', 'null:random:0']);
+      expect(Number.isFinite(arms.macro.synergy.value)).toBe(true);
+    }
+    expect(Number.isFinite(governance.mean_synergy)).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(report);
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('| **macro** |');
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('| **macro** |');
+    expect(md).toContain('## Governance: policy alone, critic alone, both');
   });
 });

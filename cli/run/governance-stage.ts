@@ -1,0 +1,84 @@
+// Stage of `zetta run`: governance, measured. Under each perturbation, at the same seeds, the frozen
+// base policy alone, the default critic alone (the best trivial policy per task under it) and both;
+// synergy = both − max(policy alone, critic alone) is the headline. A critic that does the task for
+// a policy that does nothing shows up here as a strong critic-alone arm and no synergy.
+import { join } from 'node:path';
+import { listTasks, resolvePerturbation } from '../../sim/index.js';
+import { formatArmsTable } from '../../zinfra/runtime/arms-table.js';
+import { runGovernanceArms, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+
+export interface GovernanceStageResult {
+  policy: string;
+  critic: string;
+  episodes_per_task: number;
+  /** Per perturbation, the arms as `zetta eval --arms` reports them. */
+  conditions: Record<string, GovernanceArms>;
+  /** Mean over the perturbations of their macro synergy. */
+  mean_synergy: number;
+  infra_failures: number;
+  ok: boolean;
+}
+
+export interface GovernanceOptions {
+  readonly policy: string;
+  readonly critic: string;
+  readonly conditions: readonly string[];
+  readonly episodes: number;
+  readonly firstSeed: number;
+  readonly workers: number;
+  readonly envsPerWorker: number;
+  readonly recordDir: string;
+  readonly onArm: (condition: string, run: ArmRun, index: number, total: number) => void;
+  readonly onProgress: (condition: string, done: number, total: number) => void;
+}
+
+export async function runGovernanceStage(o: GovernanceOptions): Promise<GovernanceStageResult> {
+  const tasks = listTasks().map((t) => t.id);
+  const critic = resolveCriticSpec(o.critic)!;
+  const conditions: Record<string, GovernanceArms> = {};
+  for (const condition of o.conditions) {
+    conditions[condition] = await runGovernanceArms(
+      {
+        tasks,
+        episodesPerTask: o.episodes,
+        firstSeed: o.firstSeed,
+        perturbation: resolvePerturbation(condition),
+        policy: o.policy,
+        executeSteps: 5,
+        critic,
+        recordDir: join(o.recordDir, condition),
+      },
+      {
+        workers: o.workers,
+        envsPerWorker: o.envsPerWorker,
+        onArmStart: (run, i, n) => o.onArm(condition, run, i, n),
+        onEpisode: (_run, _e, done, total) => o.onProgress(condition, done, total),
+      },
+    );
+  }
+  const arms = Object.values(conditions);
+  const infra = arms.reduce((n, a) => n + a.arms.policy.attribution.infraFailures + a.arms.both.attribution.infraFailures + Object.values(a.controls).reduce((m, c) => m + c.attribution.infraFailures, 0), 0);
+  return {
+    policy: o.policy,
+    critic: o.critic,
+    episodes_per_task: o.episodes,
+    conditions,
+    mean_synergy: arms.length ? arms.reduce((s, a) => s + a.macro.synergy.value, 0) / arms.length : Number.NaN,
+    infra_failures: infra,
+    ok: infra === 0,
+  };
+}
+
+/** The Markdown of the stage: one arms table per perturbation and the mean synergy. */
+export function governanceSection(g: GovernanceStageResult): string[] {
+  const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} points`;
+  const lines = [
+    '## Governance: policy alone, critic alone, both',
+    '',
+    `Policy \`${g.policy}\`, critic \`${g.critic}\`, ${g.episodes_per_task} episodes per task at the same seeds in every arm. Critic alone is the best of the trivial policies (null:open, null:closed, null:random:0) under the same bundle, per task. **Mean synergy over the perturbations: ${pts(g.mean_synergy)}.**`,
+    '',
+  ];
+  for (const [condition, arms] of Object.entries(g.conditions)) lines.push(`### ${condition}`, '', formatArmsTable(arms), '');
+  return lines;
+}
