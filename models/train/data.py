@@ -73,6 +73,22 @@ def load_demos(directory, horizon):
     return data, np.concatenate(labels), summary
 
 
+def goal_slot_table(directory, tasks):
+    """(tasks, slots) float32: row k marks the object slots that task k's goal or stages name (its
+    target object and receptacle), in the one-hot order of `observation/task` (demos.json
+    `policy_tasks`); tasks absent from the demonstrations get an all-zero row."""
+    with open(os.path.join(directory, "demos.json")) as f:
+        manifest = json.load(f)
+    order = manifest["policy_tasks"]
+    table = np.zeros((tasks, manifest["object_slots"]), dtype=np.float32)
+    for task, slots in manifest.get("slots", {}).items():
+        k = order.index(task)
+        for i, name in enumerate(slots["names"]):
+            if name in slots["goal_objects"]:
+                table[k, i] = 1.0
+    return table
+
+
 def _distractor_mask(manifest, task):
     """Bit i set when object slot i holds a movable the task's goal never mentions: the expert's
     actions do not depend on where it stands, so training may move it (demos.json `slots`)."""

@@ -80,9 +80,15 @@ class ResidualBlock(nn.Module):
 
 
 class BCPolicy(nn.Module):
-    def __init__(self, tasks, horizon=10, width=256, blocks=4, dropout=0.0, modes=1, pointer=True, absolute_objects=True):
+    def __init__(self, tasks, horizon=10, width=256, blocks=4, dropout=0.0, modes=1, pointer=True, absolute_objects=True, goal_slots=None):
         super().__init__()
         self.horizon, self.modes, self.absolute_objects = horizon, modes, absolute_objects
+        # Optional (tasks, slots) table of the slots each task's goal names: their hand-relative
+        # positions are an extra input, the non-goal slots zeroed, so the trunk is told directly
+        # where the named object is instead of finding it from the one-hot and the layout.
+        self.goal_slots = goal_slots is not None
+        if self.goal_slots:
+            self.register_buffer("goal_table", torch.as_tensor(goal_slots, dtype=torch.float32))
         self.norm_state = Normalizer(STATE_DIM)
         self.norm_objects = Normalizer(OBJECT_SLOTS * POSE_DIM)
         self.norm_relative = Normalizer(OBJECT_SLOTS * 3)
@@ -90,6 +96,7 @@ class BCPolicy(nn.Module):
         self.pointer = SlotPointer(tasks, absolute_objects) if pointer else None
         object_dim = OBJECT_SLOTS * (POSE_DIM if absolute_objects else 4)
         inputs = STATE_DIM + object_dim + OBJECT_SLOTS * 3 + tasks + 1 + (self.pointer.out_dim if pointer else 0)
+        inputs += OBJECT_SLOTS * 3 if self.goal_slots else 0
         self.stem = nn.Linear(inputs, width)
         self.blocks = nn.Sequential(*[ResidualBlock(width, dropout) for _ in range(blocks)])
         self.head_norm = nn.LayerNorm(width)
@@ -112,6 +119,9 @@ class BCPolicy(nn.Module):
         r = self.norm_relative(relative_positions(state, objects))
         t = self.norm_step(step)
         parts = [s, o, r, task, t] + ([self.pointer(s, o, r, task, t)] if self.pointer is not None else [])
+        if self.goal_slots:
+            named = task @ self.goal_table  # (B, slots): 1 where the task names the slot's object
+            parts.append((r.reshape(-1, OBJECT_SLOTS, 3) * named[:, :, None]).reshape(-1, OBJECT_SLOTS * 3))
         h = self.head_norm(self.blocks(self.stem(torch.cat(parts, dim=1))))
         m, hz = self.modes, self.horizon
         return self.motion(h).reshape(-1, m, hz, MOTION_DIM), self.grip(h).reshape(-1, m, hz), self.mode(h)

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from data import INPUT_KEYS, load_demos  # noqa: E402
+from data import INPUT_KEYS, goal_slot_table, load_demos  # noqa: E402
 from export import OPSET, export_onnx  # noqa: E402
 from model import BCPolicy, MOTION_DIM, OBJECT_SLOTS  # noqa: E402
 
@@ -39,6 +39,8 @@ def parse_args(argv):
     p.add_argument("--mode-weight", type=float, default=0.05, help="weight of the mode classifier's loss")
     p.add_argument("--no-pointer", action="store_true", help="no attention over object slots")
     p.add_argument("--relative-only", action="store_true", help="object positions only relative to the hand")
+    p.add_argument("--goal-slots", type=int, default=0,
+                   help="1: the hand-relative positions of the slots the task's goal names are an extra input (table from demos.json)")
     p.add_argument("--shuffle-distractors", type=int, default=1,
                    help="1: each sample's distractor objects trade places at random (the expert ignores them)")
     p.add_argument("--shift", type=float, default=0.0,
@@ -144,7 +146,8 @@ def main(argv):
     print(f"{demo_summary['samples']} samples from {demo_summary['episodes']} episodes "
           f"({demo_summary['dropped_failed']} failed episodes dropped), {tasks} tasks", flush=True)
     tensors = [torch.from_numpy(data[k]) for k in INPUT_KEYS] + [torch.from_numpy(data["distractor_mask"]), torch.from_numpy(labels)]
-    model = BCPolicy(tasks, args.horizon, args.width, args.blocks, args.dropout, args.modes, not args.no_pointer, not args.relative_only)
+    goal_slots = goal_slot_table(args.demos, tasks) if args.goal_slots else None
+    model = BCPolicy(tasks, args.horizon, args.width, args.blocks, args.dropout, args.modes, not args.no_pointer, not args.relative_only, goal_slots)
     model.fit_normalizers(tensors[0], tensors[1], tensors[3])
     params = sum(p.numel() for p in model.parameters())
     print(f"{params} parameters", flush=True)

@@ -8,13 +8,13 @@ import { subject } from '../tasks/milestones.js';
 import type { SuiteName } from '../tasks/types.js';
 import { DEMO_FORMAT } from './dataset.js';
 import { recordTask, type EpisodeOutcome, type TaskRecordSummary } from './record.js';
-import { HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK } from './schedule.js';
+import { checkInitialStates, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK } from './schedule.js';
 import { writeManifest, writeTaskDemos } from './write.js';
 
 export { DEMO_FORMAT, TaskDemos } from './dataset.js';
 export { ExecutionNoise } from './noise.js';
 export { recordEpisode, recordTask, type EpisodeOutcome, type TaskRecordSummary } from './record.js';
-export { demoSchedule, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, type DemoEpisodePlan } from './schedule.js';
+export { checkInitialStates, demoSchedule, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, type DemoEpisodePlan } from './schedule.js';
 export { MANIFEST_FILE, taskFile } from './write.js';
 
 /** Default execution-noise std (action units: 0.1 is 5 mm or 0.05 rad per step). */
@@ -29,6 +29,8 @@ export interface DemoOptions {
   readonly episodes: number;
   readonly out: string;
   readonly noiseStd?: number;
+  /** Distinct initial states per task (seeds 0..n-1, all below HELD_OUT_SEED_MIN); default 50. */
+  readonly initialStates?: number;
   readonly keepFailed?: boolean;
   readonly onTaskStart?: (task: string, index: number, count: number) => void;
   readonly onEpisode?: (task: string, outcome: EpisodeOutcome) => void;
@@ -65,13 +67,19 @@ export function selectTasks(suite: string, only?: readonly string[]): string[] {
 export async function recordDemos(o: DemoOptions): Promise<DemoSummary> {
   const tasks = selectTasks(o.suite, o.tasks);
   const noiseStd = o.noiseStd ?? DEFAULT_NOISE_STD;
+  let initialStates: number;
+  try {
+    initialStates = checkInitialStates(o.initialStates ?? INITIAL_STATES_PER_TASK);
+  } catch (err) {
+    throw new SimInputError((err as Error).message);
+  }
   const env = await TabletopEnv.create();
   const perTask: Record<string, TaskRecordSummary & { file: string }> = {};
   try {
     tasks.forEach((task, i) => {
       o.onTaskStart?.(task, i, tasks.length);
       const onEpisode = (e: EpisodeOutcome) => o.onEpisode?.(task, e);
-      const { demos, summary } = recordTask(env, task, { episodes: o.episodes, noiseStd, keepFailed: o.keepFailed ?? false, onEpisode });
+      const { demos, summary } = recordTask(env, task, { episodes: o.episodes, noiseStd, initialStates, keepFailed: o.keepFailed ?? false, onEpisode });
       perTask[task] = { ...summary, file: writeTaskDemos(o.out, demos) };
       o.onTaskDone?.(summary);
     });
@@ -84,7 +92,7 @@ export async function recordDemos(o: DemoOptions): Promise<DemoSummary> {
     suite: o.suite,
     episodes_per_task: o.episodes,
     noise_std: noiseStd,
-    seeds: { first: 0, last: Math.min(o.episodes, INITIAL_STATES_PER_TASK) - 1, held_out_from: HELD_OUT_SEED_MIN },
+    seeds: { first: 0, last: Math.min(o.episodes, initialStates) - 1, held_out_from: HELD_OUT_SEED_MIN },
     tasks: perTask,
     kept: all.reduce((n, t) => n + t.kept, 0),
     discarded: all.reduce((n, t) => n + t.discarded, 0),

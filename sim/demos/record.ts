@@ -43,6 +43,8 @@ export function recordEpisode(env: TabletopEnv, writer: PolicyObservationWriter,
 export interface TaskRecordOptions {
   readonly episodes: number;
   readonly noiseStd: number;
+  /** Distinct initial states (seeds 0..n-1); default INITIAL_STATES_PER_TASK. */
+  readonly initialStates?: number;
   readonly keepFailed?: boolean;
   readonly onEpisode?: (outcome: EpisodeOutcome) => void;
 }
@@ -61,7 +63,7 @@ export function recordTask(env: TabletopEnv, task: string, o: TaskRecordOptions)
   const demos = new TaskDemos(task, getTask(task).instruction);
   const writer = new PolicyObservationWriter();
   let failed = 0;
-  const plans = demoSchedule(o.episodes, o.noiseStd);
+  const plans = demoSchedule(o.episodes, o.noiseStd, o.initialStates);
   for (const plan of plans) {
     const outcome = recordEpisode(env, writer, demos, plan, o.keepFailed ?? false);
     if (!outcome.success) failed++;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { demosCommand } from '../../cli/commands/demos.js';
-import { demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, recordEpisode, TaskDemos, taskSlots } from '../../sim/demos/index.js';
+import { checkInitialStates, demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, recordEpisode, TaskDemos, taskSlots } from '../../sim/demos/index.js';
 import { ScriptedExpert, TabletopEnv } from '../../sim/index.js';
 import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/policy-io.js';
 import type { NdArray } from '../../zinfra/protocol/ndarray.js';
@@ -90,6 +90,23 @@ print(json.dumps({k: [str(z[k].dtype), list(z[k].shape)] for k in z.files} | {"s
     await expect(demosCommand.run(['--suite', 'spatial', '--tasks', 'goal/press_button', '--episodes', '2', '--out', dir])).rejects.toThrow(/not in suite/);
     await expect(demosCommand.run(['--suite', 'all', '--episodes', '0', '--out', dir])).rejects.toThrow(UsageError);
     await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--noise', '-1', '--out', dir])).rejects.toThrow(/--noise/);
+    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '0', '--out', dir])).rejects.toThrow(/--initial-states/);
+    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '2.5', '--out', dir])).rejects.toThrow(/--initial-states/);
+    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '1001', '--out', dir])).rejects.toThrow(/held-out/);
+  });
+
+  it('--initial-states spreads the episodes over that many seeds and says so in demos.json', async () => {
+    expect(await runDemos(join(dir, 'c'), '--initial-states', '2')).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'c', 'demos.json'), 'utf8')) as { seeds: unknown; episodes_per_task: number };
+    expect(manifest.seeds).toEqual({ first: 0, last: 1, held_out_from: HELD_OUT_SEED_MIN });
+    expect(manifest.episodes_per_task).toBe(3);
+    // The default is today's 50 states: the same bytes as without the flag.
+    expect(await runDemos(join(dir, 'd'), '--initial-states', String(INITIAL_STATES_PER_TASK))).toBe(0);
+    for (const f of files(join(dir, 'a'))) expect(readFileSync(join(dir, 'd', f)).equals(readFileSync(join(dir, 'a', f))), f).toBe(true);
+    if (!hasNumpy) return;
+    const r = spawnSync(PYTHON, ['-c', 'import sys, numpy as np; z = np.load(sys.argv[1]); print(z["episode_seed"].tolist(), z["episode_pass"].tolist())', join(dir, 'c', 'spatial/left_cube_in_bowl.npz')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('[0, 1, 0] [0, 0, 1]');
   });
 });
 
@@ -101,6 +118,27 @@ describe('demonstration contents', () => {
     expect(plans.filter((p) => p.noiseStd === 0).map((p) => p.seed)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     const demos = new TaskDemos(TASKS[0]!, 'x');
     expect(() => recordEpisode(env, new PolicyObservationWriter(), demos, { index: 0, seed: HELD_OUT_SEED_MIN, pass: 0, noiseStd: 0 }, false)).toThrow(/held-out/);
+  });
+
+  it('visits N initial states when asked, each once clean before any noisy repeat, never reaching the held-out range', () => {
+    expect(demoSchedule(120, 0.1, 50)).toEqual(demoSchedule(120, 0.1));
+    const plans = demoSchedule(600, 0.1, 200);
+    expect(plans.map((p) => p.seed)).toEqual(Array.from({ length: 600 }, (_, i) => i % 200));
+    expect(plans.map((p) => p.pass)).toEqual(Array.from({ length: 600 }, (_, i) => Math.floor(i / 200)));
+    expect(plans.filter((p) => p.noiseStd === 0).map((p) => p.seed)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    expect(plans.slice(200).every((p) => p.noiseStd === 0.1)).toBe(true);
+    // Fewer episodes than states: the first seeds, all clean.
+    expect(demoSchedule(3, 0.1, 400).map((p) => [p.seed, p.pass, p.noiseStd])).toEqual([[0, 0, 0], [1, 0, 0], [2, 0, 0]]);
+    // The largest allowed count ends just below the held-out seeds; one more would reach them.
+    expect(Math.max(...demoSchedule(HELD_OUT_SEED_MIN, 0.1, HELD_OUT_SEED_MIN).map((p) => p.seed))).toBe(HELD_OUT_SEED_MIN - 1);
+    expect(checkInitialStates(HELD_OUT_SEED_MIN)).toBe(HELD_OUT_SEED_MIN);
+    expect(() => demoSchedule(10, 0.1, HELD_OUT_SEED_MIN + 1)).toThrow(/held-out/);
+    expect(() => demoSchedule(10, 0.1, 0)).toThrow(RangeError);
+    expect(() => demoSchedule(10, 0.1, 1.5)).toThrow(RangeError);
+  });
+
+  it('recordDemos refuses initial states that would reach the held-out seeds, before recording anything', async () => {
+    await expect(recordDemos({ suite: 'all', tasks: TASKS, episodes: 1, initialStates: HELD_OUT_SEED_MIN + 1, out: join(dir, 'never') })).rejects.toThrow(/held-out/);
   });
 
   it('records the policy observation and the clean expert action at every step of a noisy episode', () => {
