@@ -31,7 +31,8 @@ export interface BaselineStageResult {
   ok: boolean;
 }
 
-export interface BaselineOptions {
+/** What every evaluation stage of `zetta run` runs with: the policy, the seeds, the rollout pool. */
+export interface StageOptions {
   readonly policy: string;
   /** none, default, or a bundle path. */
   readonly critic: string;
@@ -44,7 +45,7 @@ export interface BaselineOptions {
   readonly onProgress: (condition: string, done: number, total: number) => void;
 }
 
-export async function runBaselineStage(o: BaselineOptions): Promise<BaselineStageResult> {
+export async function runBaselineStage(o: StageOptions): Promise<BaselineStageResult> {
   const tasks = listTasks().map((t) => t.id);
   const conditions: Record<string, ConditionResult> = {};
   for (const condition of o.conditions) {

@@ -7,6 +7,7 @@ import { listTasks, resolvePerturbation } from '../../sim/index.js';
 import { formatArmsTable } from '../../zinfra/runtime/arms-table.js';
 import { runGovernanceArms, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import type { StageOptions } from './baseline-stage.js';
 
 export interface GovernanceStageResult {
   policy: string;
@@ -20,17 +21,8 @@ export interface GovernanceStageResult {
   ok: boolean;
 }
 
-export interface GovernanceOptions {
-  readonly policy: string;
-  readonly critic: string;
-  readonly conditions: readonly string[];
-  readonly episodes: number;
-  readonly firstSeed: number;
-  readonly workers: number;
-  readonly envsPerWorker: number;
-  readonly recordDir: string;
+export interface GovernanceOptions extends StageOptions {
   readonly onArm: (condition: string, run: ArmRun, index: number, total: number) => void;
-  readonly onProgress: (condition: string, done: number, total: number) => void;
 }
 
 export async function runGovernanceStage(o: GovernanceOptions): Promise<GovernanceStageResult> {
