@@ -1,10 +1,13 @@
 // PolicyClient: talks to a Zetta policy server over a ZeroMQ DEALER socket.
 //
-// Several requests may be in flight; each has an id and its own deadline. Liveness comes from
-// heartbeats (any message from the server counts) and from the socket's disconnect events. When the
-// server is lost, every pending request fails at once with PolicyUnavailable (well before its
-// deadline), new requests fail fast, and the client rebuilds its socket and says hello again with
-// exponential backoff until the server answers. A fresh socket also discards requests queued for
+// Several requests may be in flight; each has an id and its own deadline. A lost server is seen at
+// once through the socket's disconnect events; a hung one through silence (liveness.ts: any frame is
+// life, only silence while this client was listening counts, and the timeout stretches with the
+// measured round trip, so a busy machine does not pass for a dead server). A connection refused at
+// connect time fails the connect quickly instead of waiting out its timeout. When the server is
+// lost, every pending request fails at once with PolicyUnavailable (well before its deadline), new
+// requests fail fast, and the client rebuilds its socket and says hello again with exponential
+// backoff until the server answers. A fresh socket also discards requests queued for
 // the dead server, so a returning server never serves stale observations.
 import { randomUUID } from 'node:crypto';
 import { Dealer } from 'zeromq';
@@ -14,6 +17,7 @@ import type { NdArray, Observation } from '../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded, PolicyUnavailable, RemoteError } from './errors.js';
 import type { Policy, PolicyMetadata, PolicyResult, Timing } from './policy.js';
 import { EncodeArena, type Lease } from './encode-arena.js';
+import { Liveness } from './liveness.js';
 import { SendQueue } from './send-queue.js';
 
 export interface PolicyClientOptions {
@@ -23,10 +27,17 @@ export interface PolicyClientOptions {
   /** Deadline of a request that names none. */
   readonly defaultDeadlineMs?: number;
   readonly heartbeatIntervalMs?: number;
-  /** Silence longer than this means the server is gone. */
+  /** Silence while listening longer than this (or than 8 round trips) means the server is hung. */
   readonly heartbeatTimeoutMs?: number;
   readonly reconnectInitialMs?: number;
   readonly reconnectMaxMs?: number;
+}
+
+export interface ConnectOptions extends PolicyClientOptions {
+  /** How long to wait for the server's metadata (default 5000 ms). */
+  readonly timeoutMs?: number;
+  /** Give up sooner when every connection attempt for this long was refused (default 1000 ms). */
+  readonly refusedTimeoutMs?: number;
 }
 
 export interface RequestContext {
@@ -53,7 +64,7 @@ interface Pending {
 const DEFAULTS = {
   defaultDeadlineMs: 2000,
   heartbeatIntervalMs: 100,
-  heartbeatTimeoutMs: 600,
+  heartbeatTimeoutMs: 3000,
   reconnectInitialMs: 50,
   reconnectMaxMs: 2000,
 };
@@ -66,7 +77,10 @@ export class PolicyClient implements Policy {
   private readonly pending = new Map<number, Pending>();
   private readonly arena = new EncodeArena();
   private nextId = 1;
-  private lastHeard = 0;
+  private readonly liveness: Liveness;
+  /** When the connection attempts began to be refused, while none has succeeded since. */
+  private refusedSince: number | undefined;
+  private refusedTimeoutMs = Infinity;
   private backoffMs: number;
   private heartbeat: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -79,11 +93,13 @@ export class PolicyClient implements Policy {
     this.opts = { ...DEFAULTS, ...stripUndefined(options), endpoint: options.endpoint };
     this.sessionId = options.sessionId ?? randomUUID();
     this.backoffMs = this.opts.reconnectInitialMs;
+    this.liveness = new Liveness({ intervalMs: this.opts.heartbeatIntervalMs, timeoutMs: this.opts.heartbeatTimeoutMs });
   }
 
   /** Connects and waits for the server's metadata (or fails with PolicyUnavailable after `timeoutMs`). */
-  static async connect(options: PolicyClientOptions & { timeoutMs?: number }): Promise<PolicyClient> {
+  static async connect(options: ConnectOptions): Promise<PolicyClient> {
     const client = new PolicyClient(options);
+    client.refusedTimeoutMs = options.refusedTimeoutMs ?? 1000;
     client.openSocket();
     client.heartbeat = setInterval(() => client.tick(), client.opts.heartbeatIntervalMs);
     client.heartbeat.unref();
@@ -98,6 +114,11 @@ export class PolicyClient implements Policy {
 
   get state(): ClientState {
     return this.stateNow;
+  }
+
+  /** Resolves once the server has answered the handshake (at once when ready); PolicyUnavailable after timeoutMs. */
+  async ready(timeoutMs: number): Promise<void> {
+    await this.waitForMetadata(timeoutMs);
   }
 
   get inFlight(): number {
@@ -133,11 +154,13 @@ export class PolicyClient implements Policy {
       deadlineMs,
     );
     if (reply.type !== 'result') throw unexpected(reply);
+    const roundTripMs = performance.now() - sentAt;
+    this.liveness.observeRoundTrip(roundTripMs); // a server that takes long to answer is slow, not gone
     return {
       actions: reply.actions as NdArray<'<f4'>,
       policyTiming: reply.policy_timing,
       serverTiming: reply.server_timing,
-      roundTripMs: performance.now() - sentAt,
+      roundTripMs,
     };
   }
 
@@ -178,10 +201,12 @@ export class PolicyClient implements Policy {
       return Promise.reject(err);
     }
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      // setImmediate runs after pending I/O: a reply already in the socket when a late timer fires wins.
+      const timer = setTimeout(() => setImmediate(() => {
+        if (this.pending.get(id)?.timer !== timer) return;
         this.pending.delete(id);
         reject(new DeadlineExceeded(deadlineMs));
-      }, deadlineMs);
+      }), deadlineMs);
       this.pending.set(id, { resolve, reject, timer, lease });
       this.sender.send([lease.bytes]);
     }).then((reply) => {
@@ -202,9 +227,15 @@ export class PolicyClient implements Policy {
     socket.events.on('disconnect', () => {
       if (socket === this.socket) this.markUnavailable('connection lost');
     });
+    socket.events.on('connect', () => {
+      if (socket === this.socket) this.refusedSince = undefined;
+    });
+    socket.events.on('connect:retry', () => {
+      if (socket === this.socket) this.refusedSince ??= performance.now();
+    });
     this.socket = socket;
     this.sender = new SendQueue(socket, (err) => this.markUnavailable(`send failed: ${err.message}`));
-    this.lastHeard = performance.now();
+    this.liveness.reset();
     void this.receiveLoop(socket);
     this.sendHello();
   }
@@ -225,7 +256,7 @@ export class PolicyClient implements Policy {
   }
 
   private onFrame(frame: Buffer): void {
-    this.lastHeard = performance.now();
+    this.liveness.heard();
     let reply: Reply;
     try {
       reply = decodeReply(frame);
@@ -235,7 +266,7 @@ export class PolicyClient implements Policy {
       return;
     }
     if (reply.type === 'metadata') return this.onMetadata(reply.metadata);
-    if (reply.type === 'pong') return;
+    if (reply.type === 'pong') return this.liveness.observeRoundTrip(Date.now() - reply.t);
     if (reply.id === null) return;
     const p = this.pending.get(reply.id);
     if (!p) return; // late reply to a request that already timed out
@@ -265,12 +296,24 @@ export class PolicyClient implements Policy {
   }
 
   private tick(): void {
+    if (this.stateNow === 'connecting') return this.checkRefused();
     if (this.stateNow !== 'ready') return;
-    if (performance.now() - this.lastHeard > this.opts.heartbeatTimeoutMs) {
-      this.markUnavailable(`no heartbeat for ${this.opts.heartbeatTimeoutMs} ms`);
+    if (this.liveness.tick(performance.now())) {
+      // Judge only after reading what the socket already holds (setImmediate runs after pending I/O).
+      setImmediate(() => {
+        const { silenceMs, timeoutMs } = this.liveness;
+        if (this.stateNow === 'ready' && silenceMs > timeoutMs) this.markUnavailable(`silent for ${Math.round(silenceMs)} ms (timeout ${Math.round(timeoutMs)} ms)`);
+      });
       return;
     }
     this.sender.send([encodeMessage({ type: 'ping', id: 0, t: Date.now() })]);
+  }
+
+  /** While connecting: nobody listening (every attempt refused for a while) fails the wait now. */
+  private checkRefused(): void {
+    if (this.refusedSince === undefined || performance.now() - this.refusedSince < this.refusedTimeoutMs) return;
+    const err = new PolicyUnavailable(`policy server at ${this.opts.endpoint} is unreachable: connection refused for ${Math.round(this.refusedTimeoutMs)} ms`);
+    for (const w of this.metaWaiters.splice(0)) w.reject(err);
   }
 
   private markUnavailable(reason: string): void {

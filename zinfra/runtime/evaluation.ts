@@ -9,6 +9,7 @@ import type { Policy } from '../policy/policy.js';
 import { attribute, type Attribution } from './attribution.js';
 import type { CriticRuntime } from './critic-runtime.js';
 import { criticLabel, openCritic, type CriticPlan } from './open-critic.js';
+import { DEFAULT_INFRA_RETRIES, withInfraRetries, type RetriedOutcome } from './infra-retry.js';
 import { runRollouts, type RolloutStats } from './rollout.js';
 import { runEpisode, type EpisodeOutcome } from './run-episode.js';
 import { wilson, type Rate } from './success-rate.js';
@@ -26,6 +27,8 @@ export interface EvaluationPlan {
   readonly recordDir?: string | undefined;
   /** The runtime critic's bundle (each worker loads it from the path); none without it. */
   readonly critic?: CriticPlan | undefined;
+  /** Re-runs at the same seed of an episode the infrastructure ended (default 2, see infra-retry.ts). */
+  readonly infraRetries?: number | undefined;
 }
 
 export interface EvaluationOptions {
@@ -40,6 +43,8 @@ export interface EvaluationOptions {
 export interface TaskResult extends Rate {
   /** Episodes ended by the infrastructure: not in `episodes`. */
   readonly infraFailures: number;
+  /** Episodes run again at the same seed after an infrastructure failure. */
+  readonly infraRetries: number;
   /** Episodes the physics diverged in: counted in `episodes` as failures. */
   readonly physicsDivergences: number;
 }
@@ -52,6 +57,8 @@ export interface EvaluationResult {
   /** Who drove the robot, over every executed step (see attribution.ts). */
   readonly attribution: Attribution;
   readonly infraFailures: number;
+  /** Re-runs at the same seed after infrastructure failures, over all episodes. */
+  readonly infraRetries: number;
   /** Episodes the physics diverged in (task failures). */
   readonly physicsDivergences: number;
   /** Recovery programs the critic started, over all episodes. */
@@ -109,15 +116,17 @@ async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect
   }
 }
 
-/** One planned episode on `env` (in this thread or in a rollout worker). */
-export function runJob(env: Env, policy: Policy, critic: CriticRuntime | undefined, plan: EvaluationPlan, job: EpisodeJob): Promise<EpisodeOutcome> {
-  return runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
-    executeSteps: plan.executeSteps,
-    recordPath: recordPathFor(plan, job),
-    policyLabel: plan.policy,
-    critic,
-    criticLabel: criticLabel(critic),
-  });
+/** One planned episode on `env` (in this thread or in a rollout worker), re-run at its seed after infrastructure failures. */
+export function runJob(env: Env, policy: Policy, critic: CriticRuntime | undefined, plan: EvaluationPlan, job: EpisodeJob): Promise<RetriedOutcome> {
+  const runOnce = () =>
+    runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
+      executeSteps: plan.executeSteps,
+      recordPath: recordPathFor(plan, job),
+      policyLabel: plan.policy,
+      critic,
+      criticLabel: criticLabel(critic),
+    });
+  return withInfraRetries(policy, plan.infraRetries ?? DEFAULT_INFRA_RETRIES, runOnce);
 }
 
 export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wallMs: number): EvaluationResult {
@@ -126,7 +135,8 @@ export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wall
     const mine = outcomes.filter((o) => o.task === task);
     const counted = mine.filter((o) => o.infraFailure === null);
     const physicsDivergences = mine.filter((o) => o.physicsDivergence).length;
-    tasks[task] = { ...wilson(counted.filter((o) => o.success).length, counted.length), infraFailures: mine.length - counted.length, physicsDivergences };
+    const infraRetries = retriesOf(mine);
+    tasks[task] = { ...wilson(counted.filter((o) => o.success).length, counted.length), infraFailures: mine.length - counted.length, infraRetries, physicsDivergences };
   }
   const attribution = attribute(outcomes);
   const rates = Object.values(tasks).map((t) => t.rate).filter((r) => Number.isFinite(r));
@@ -136,9 +146,14 @@ export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wall
     macroSuccess: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : Number.NaN,
     attribution,
     infraFailures: attribution.infraFailures,
+    infraRetries: retriesOf(outcomes),
     physicsDivergences: attribution.physicsDivergences,
     recoveries: attribution.recoveries,
     wallMs,
     episodesPerMinute: outcomes.length / (wallMs / 60_000),
   };
+}
+
+function retriesOf(outcomes: readonly EpisodeOutcome[]): number {
+  return outcomes.reduce((n, o) => n + ((o as Partial<RetriedOutcome>).infraRetries ?? 0), 0);
 }
