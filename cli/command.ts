@@ -22,7 +22,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export function parseFlags<O extends Options>(argv: readonly string[], options: O, allowPositionals = false) {
   try {
     return parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv, options),
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals,
       strict: true,
@@ -30,6 +30,24 @@ export function parseFlags<O extends Options>(argv: readonly string[], options: 
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/**
+ * `--episodes -3` becomes `--episodes=-3`: parseArgs would read -3 as a flag and say the argument
+ * is ambiguous, when the range check has the better answer.
+ */
+function joinNegativeValues(argv: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    const next = argv[i + 1];
+    const name = token.startsWith('--') && !token.includes('=') ? token.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d|^-\.\d/.test(next)) {
+      out.push(`${token}=${next}`);
+      i++;
+    } else out.push(token);
+  }
+  return out;
 }
 
 export function intFlag(value: string | undefined, name: string, fallback: number, min = 0): number {

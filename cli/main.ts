@@ -1,5 +1,6 @@
 // The `zetta` command: a thin dispatcher. Subcommands load lazily so `zetta --help` stays instant.
-import { UsageError, type Command } from './command.js';
+import type { Command } from './command.js';
+import { reportFailure } from './failure.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   run: {
@@ -43,7 +44,8 @@ function usage(): string {
     'commands:',
     ...lines,
     '',
-    'Every command takes --help; with --json its last line of stdout is one JSON object.',
+    'Every command takes --help; with --json its last line of stdout is one JSON object;',
+    'with --verbose a failure shows its stack trace.',
   ].join('\n');
 }
 
@@ -63,14 +65,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${command.help}\n`);
     return 0;
   }
+  // --verbose is global: stack traces for any failure, whatever the subcommand.
+  const verbose = rest.includes('--verbose');
   try {
-    return await command.run(rest);
+    return await command.run(rest.filter((a) => a !== '--verbose'));
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`zetta ${name}: ${err.message}\n(see zetta ${name} --help)\n`);
-      return 2;
-    }
-    process.stderr.write(`zetta ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    return 1;
+    return reportFailure(name, err, verbose, (s) => process.stderr.write(s));
   }
 }

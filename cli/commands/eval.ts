@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import { getTask, listTasks, resolvePerturbation, type SuiteName } from '../../sim/index.js';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
-import { POLICY_SPEC_HELP } from '../../zinfra/policy/open-policy.js';
+import { POLICY_SPEC_HELP, checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
 import { evaluate, type EvaluationPlan, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
 import { criticLabel, openCritic, resolveCriticSpec, type CriticPlan } from '../../zinfra/runtime/open-critic.js';
 import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
@@ -22,8 +22,9 @@ interval. Chunks are executed as the LIBERO reference client does: k actions of 
 policy is asked again. Every episode is recorded as MCAP under DIR/episodes/ for later replay.
 The policy's share is honest: executed steps whose action is exactly the policy's own a_t, over
 every executed step (clamps, envelope changes, holds and recoveries count against it). A physics
-divergence is a task failure; lost or overloaded policy servers are infrastructure failures and
-leave the success denominator.
+divergence is a task failure; lost or overloaded policy servers are infrastructure failures: the
+episode is run again at the same seed (twice at most, counted as infra retries), and one that still
+fails leaves the success denominator, with its reason printed under the table.
 
   --suite S            ${SUITES.join(' | ')}
   --tasks a,b          only these tasks (ids as \`zetta sim tasks\` lists them)
@@ -53,7 +54,7 @@ leave the success denominator.
                        {"success", "episodes", "physics_divergences"}}, "macro_success",
                        "unmodified_policy_share", "unmodified_policy_share_in_successes",
                        "successes_without_recovery", "milestones_during_recovery", "physics_divergences",
-                       "infra_failures", "critic", "recoveries"}; with --arms: {"arms": {"policy_alone",
+                       "infra_failures", "infra_retries", "critic", "recoveries"}; with --arms: {"arms": {"policy_alone",
                        "critic_alone", "both"} (each with its "attribution"), "controls", "tasks": {NAME:
                        {"policy_alone", "critic_alone", "both", "synergy"}}, "macro"}, every figure as
                        {"value", "ci95"}`;
@@ -129,6 +130,8 @@ export const evalCommand: Command = {
     const workers = intFlag(values.workers, 'workers', 1, 1);
     const envsPerWorker = intFlag(values['envs-per-worker'], 'envs-per-worker', 1, 1);
     const suite = values.suite ?? 'custom';
+    // A server that is not there is said now, in one line, not from inside a worker.
+    if (isRemotePolicySpec(plan.policy)) await checkPolicy(plan.policy);
     if (values.arms) {
       return runArmsCommand({ ...plan, critic: critic!.plan }, { workers, envsPerWorker, out, json: values.json!, suite, criticLabel: critic!.label });
     }
@@ -178,10 +181,10 @@ function loadPerturbationFlag(value: string) {
 }
 
 function toReport(suite: string, perturbation: string, episodesPerTask: number, r: EvaluationResult) {
-  type TaskReport = { success: number; episodes: number; rate: number; ci95: [number, number]; infra_failures: number; physics_divergences: number };
+  type TaskReport = { success: number; episodes: number; rate: number; ci95: [number, number]; infra_failures: number; infra_retries: number; physics_divergences: number };
   const tasks: Record<string, TaskReport> = {};
   for (const [name, t] of Object.entries(r.tasks)) {
-    tasks[name] = { success: t.successes, episodes: t.episodes, rate: t.rate, ci95: [t.low, t.high], infra_failures: t.infraFailures, physics_divergences: t.physicsDivergences };
+    tasks[name] = { success: t.successes, episodes: t.episodes, rate: t.rate, ci95: [t.low, t.high], infra_failures: t.infraFailures, infra_retries: t.infraRetries, physics_divergences: t.physicsDivergences };
   }
   const a = r.attribution;
   return {
@@ -198,6 +201,7 @@ function toReport(suite: string, perturbation: string, episodesPerTask: number, 
     milestones_during_recovery: a.milestonesDuringRecovery,
     physics_divergences: r.physicsDivergences,
     infra_failures: r.infraFailures,
+    infra_retries: r.infraRetries,
     recoveries: r.recoveries,
     episodes_per_min: r.episodesPerMinute,
     mean_batch_size: r.meanBatchSize ?? 1,
@@ -217,8 +221,16 @@ function formatTable(r: EvaluationResult): string {
   return [
     `  ${'task'.padEnd(width)}  ${'success'.padStart(7)}  ${'rate'.padStart(6)}  Wilson 95%`,
     ...rows,
-    `  macro success ${pct(r.macroSuccess).trim()}; recoveries ${r.recoveries}; physics divergences ${r.physicsDivergences}; infra failures ${r.infraFailures}; ${r.episodesPerMinute.toFixed(1)} episodes/min`,
+    `  macro success ${pct(r.macroSuccess).trim()}; recoveries ${r.recoveries}; physics divergences ${r.physicsDivergences}; infra failures ${r.infraFailures} (${r.infraRetries} re-run at the same seed); ${r.episodesPerMinute.toFixed(1)} episodes/min`,
     `  policy's unmodified actions ${share(a.unmodifiedPolicyShare)} of ${a.executedSteps} executed steps (${share(a.unmodifiedPolicyShareInSuccesses)} in successes); ` +
       `successes without recovery ${a.successesWithoutRecovery}/${a.successes}; milestones during recovery ${a.milestonesDuringRecovery}`,
+    ...infraReasons(r),
   ].join('\n');
+}
+
+/** Why episodes were lost to the infrastructure, each distinct reason once with its count. */
+function infraReasons(r: EvaluationResult): string[] {
+  const counts = new Map<string, number>();
+  for (const o of r.outcomes) if (o.infraFailure !== null) counts.set(o.infraFailure, (counts.get(o.infraFailure) ?? 0) + 1);
+  return [...counts].map(([reason, n]) => `  infra failure ×${n}: ${reason}`);
 }

@@ -1,6 +1,6 @@
 // `zetta serve-policy`: serve an ONNX policy over ZeroMQ (and optionally openpi's WebSocket) until interrupted.
 import { parseFlags, printJsonLine, intFlag, UsageError, type Command } from '../command.js';
-import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
+import { loadOnnxFile } from '../../zinfra/policy/open-policy.js';
 import { OpenpiWebsocketServer } from '../../zinfra/policy/openpi-ws-server.js';
 import { PolicyServer, DEFAULT_MAX_MESSAGE_BYTES } from '../../zinfra/policy/server.js';
 
@@ -48,7 +48,7 @@ export const servePolicyCommand: Command = {
     if (!values.onnx) throw new UsageError('--onnx FILE is required');
     const openpiAddress = values['openpi-ws'] === undefined ? undefined : parseHostPort(values['openpi-ws']);
     const maxMessageBytes = intFlag(values['max-message-bytes'], 'max-message-bytes', DEFAULT_MAX_MESSAGE_BYTES, 1024);
-    const policy = await OnnxPolicy.load(values.onnx);
+    const policy = await loadOnnxFile(values.onnx);
     const server = await PolicyServer.start(policy, {
       bind: values.bind!,
       maxBatch: intFlag(values['max-batch'], 'max-batch', 32, 1),

@@ -42,3 +42,8 @@ export class Overloaded extends Error {
   override readonly name = 'Overloaded';
   readonly retryable = true;
 }
+
+/** A `--policy` spec that names nothing usable: bad syntax, an unknown scheme, a missing or unreadable model file. */
+export class PolicySpecError extends Error {
+  override readonly name = 'PolicySpecError';
+}

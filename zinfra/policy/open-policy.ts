@@ -5,10 +5,11 @@
 //   onnx:FILE, or FILE ending in .onnx             an ONNX model run in this process
 //   embedded                                       the committed base policy, models/embedded-bc.onnx
 //   null:open, null:closed, null:random:SEED       trivial policies, the controls of governance results
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
 import { PolicyClient } from './client.js';
-import { OnnxPolicy } from './onnx-policy.js';
+import { PolicySpecError } from './errors.js';
+import { OnnxPolicy, OnnxPolicyError } from './onnx-policy.js';
 import { OpenpiWebsocketPolicy } from './openpi-ws-policy.js';
 import type { Policy } from './policy.js';
 import { TrivialPolicy, parseTrivialSpec } from './trivial-policy.js';
@@ -18,12 +19,33 @@ export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openp
 export const EMBEDDED_POLICY_PATH = packagePath('models', 'embedded-bc.onnx');
 
 export interface OpenPolicyOptions {
-  /** How long to wait for a remote policy to answer its handshake. */
+  /** How long to wait for a remote policy to answer its handshake (a refused connection fails sooner). */
   readonly connectTimeoutMs?: number;
 }
 
-export class PolicySpecError extends Error {
-  override readonly name = 'PolicySpecError';
+/** A model file the user named: missing, not a file or not a loadable model is a spec error. */
+export async function loadOnnxFile(path: string, spec = path): Promise<OnnxPolicy> {
+  if (path === '') throw new PolicySpecError(`"${spec}": expected onnx:FILE`);
+  if (!existsSync(path)) throw new PolicySpecError(`"${spec}": no such file ${path}`);
+  if (!statSync(path).isFile()) throw new PolicySpecError(`"${spec}": ${path} is not a file`);
+  try {
+    return await OnnxPolicy.load(path);
+  } catch (err) {
+    if (err instanceof OnnxPolicyError && err.failure.startsWith('model-')) throw new PolicySpecError(`"${spec}": ${err.message}`, { cause: err });
+    throw err;
+  }
+}
+
+export { PolicySpecError };
+
+/** Remote specs: opening one only connects, so it is a cheap check that the server is there. */
+export function isRemotePolicySpec(spec: string): boolean {
+  return /^(zmq|tcp|ipc|openpi-wss?):/i.test(spec);
+}
+
+/** Opens and closes `spec`: a bad spec or an unreachable server fails here, before any episode runs. */
+export async function checkPolicy(spec: string, options: OpenPolicyOptions = {}): Promise<void> {
+  await (await openPolicy(spec, options)).close();
 }
 
 export async function openPolicy(spec: string, options: OpenPolicyOptions = {}): Promise<Policy> {
@@ -49,14 +71,14 @@ export async function openPolicy(spec: string, options: OpenPolicyOptions = {}):
       return policy;
     }
     case 'onnx':
-      return OnnxPolicy.load(spec.slice('onnx:'.length));
+      return loadOnnxFile(spec.slice('onnx:'.length), spec);
     case 'null': {
       const trivial = parseTrivialSpec(spec);
       if (!trivial) throw new PolicySpecError(`"${spec}": expected null:open, null:closed or null:random:SEED`);
       return new TrivialPolicy(trivial);
     }
     default:
-      if (spec.endsWith('.onnx')) return OnnxPolicy.load(spec);
+      if (spec.endsWith('.onnx')) return loadOnnxFile(spec);
       throw new PolicySpecError(`unknown policy "${spec}"; expected ${POLICY_SPEC_HELP}`);
   }
 }

@@ -1,0 +1,68 @@
+// Bad input is one line on stderr and exit code 2: a policy spec that names nothing, a server that
+// is not there, a missing model file, a negative count. Stack traces only with --verbose.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { packagePath } from '../../zinfra/package-root.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'zetta-bad-'));
+
+async function zetta(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+const evalWith = (...extra: string[]) => zetta(['eval', '--tasks', 'goal/press_button', '--episodes', '1', '--no-record', '--out', join(dir, 'out'), ...extra]);
+const lines = (s: string) => s.trim().split('\n').filter((l) => l !== '');
+
+describe('zetta with bad input', () => {
+  it.each([
+    ['an unreachable server', ['--policy', 'zmq://127.0.0.1:1'], /tcp:\/\/127\.0\.0\.1:1 is unreachable: connection refused/],
+    ['a missing ONNX file', ['--policy', 'onnx:/missing'], /"onnx:\/missing": no such file \/missing/],
+    ['an unknown scheme', ['--policy', 'http://x'], /unknown policy "http:\/\/x"/],
+  ])('eval with %s: one line, exit 2', async (_what, flags, message) => {
+    const r = await evalWith(...flags);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('eval with a file that is not an ONNX model: one line, exit 2', async () => {
+    const junk = join(dir, 'junk.onnx');
+    writeFileSync(junk, 'not a model');
+    const r = await evalWith('--policy', junk);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toContain(junk);
+  });
+
+  it('serve-policy with a missing model: one line, exit 2', async () => {
+    const r = await zetta(['serve-policy', '--onnx', join(dir, 'nope.onnx'), '--bind', 'tcp://127.0.0.1:0']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toContain('no such file');
+  });
+
+  it('--episodes -3 gets the range error, not a flag-parsing puzzle', async () => {
+    const r = await zetta(['eval', '--suite', 'spatial', '--episodes', '-3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--episodes must be an integer ≥ 1, got "-3"');
+    expect(r.stderr).not.toContain('ambiguous');
+  });
+
+  it('--verbose adds the stack trace', async () => {
+    const r = await evalWith('--policy', 'http://x', '--verbose');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/PolicySpecError[^\n]*\n\s+at /);
+  });
+});
