@@ -1,12 +1,21 @@
-// Progress for long work: a redrawn line on a terminal, nothing when stderr is a pipe or a log.
+// Progress for long work: a redrawn line on a terminal; on a pipe or a log, a plain line at the
+// start and then at least every 10 seconds while the work goes on, so a captured run is never
+// silent for minutes.
 
 export interface Progress {
   update(done: number, total: number, note?: string): void;
   done(): void;
 }
 
+/** Without a terminal, the longest silence between two progress lines (under the promised 10 s). */
+const LOG_PERIOD_MS = 9000;
+const LOG_CHECK_MS = 1000;
+
 export function progress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (!stream.isTTY) return { update() {}, done() {} };
+  return stream.isTTY ? terminalProgress(label, stream) : logProgress(label, stream);
+}
+
+function terminalProgress(label: string, stream: NodeJS.WriteStream): Progress {
   let last = 0;
   return {
     update(done, total, note) {
@@ -19,6 +28,41 @@ export function progress(label: string, stream: NodeJS.WriteStream = process.std
     },
     done() {
       stream.write('\r\x1b[K');
+    },
+  };
+}
+
+/** The one log progress that prints: a newer one (a next stage, a next arm) retires the older. */
+let current: { retire(): void } | undefined;
+
+function logProgress(label: string, stream: NodeJS.WriteStream): Progress {
+  const started = Date.now();
+  let state: string | undefined;
+  let printed: string | undefined;
+  let lastPrint = 0;
+  const print = () => {
+    if (state === undefined) return;
+    lastPrint = Date.now();
+    printed = state;
+    stream.write(`${label.trim()} ${state} (${Math.round((lastPrint - started) / 1000)} s)\n`);
+  };
+  // Repeats the latest state when nothing moved: silence would look like a hang.
+  const timer = setInterval(() => {
+    if (Date.now() - lastPrint >= LOG_PERIOD_MS) print();
+  }, LOG_CHECK_MS);
+  timer.unref();
+  const self = { retire: () => clearInterval(timer) };
+  current?.retire();
+  current = self;
+  return {
+    update(done, total, note) {
+      state = `${done}/${total}${note ? ` ${note}` : ''}`;
+      if (printed === undefined || done >= total || Date.now() - lastPrint >= LOG_PERIOD_MS) print();
+    },
+    done() {
+      self.retire();
+      if (current === self) current = undefined;
+      if (state !== undefined && state !== printed) print();
     },
   };
 }

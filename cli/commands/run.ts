@@ -13,6 +13,7 @@ import { runGovernanceStage } from '../run/governance-stage.js';
 import { runExpertStage } from '../run/expert-stage.js';
 import { renderMarkdown, type RunReport } from '../run/report.js';
 import { runWireStage } from '../run/wire-stage.js';
+import { runSummaryLines } from '../run/summary.js';
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
                  [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E] [--quick] [--json]
@@ -149,6 +150,7 @@ export const runCommand: Command = {
     report.ok = Object.values(report.stages).every((s) => !s || s.ok);
     save();
     say(`${report.ok ? 'ok' : 'FAILED'}: ${join(out, 'report.md')}`);
+    process.stdout.write(`${runSummaryLines(report, join(out, 'report.md')).join('\n')}\n`);
     if (values.json) printJsonLine(report);
     return report.ok ? 0 : 1;
   },

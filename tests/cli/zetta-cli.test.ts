@@ -11,9 +11,9 @@ import { randomMlp, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';
 const run = promisify(execFile);
 const BIN = packagePath('bin', 'zetta.js');
 
-async function zetta(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function zetta(args: string[], timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -115,7 +115,7 @@ describe('zetta CLI', () => {
 
   it('zetta run --json runs the pipeline and writes its report', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'zetta-run-')), 'run');
-    const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--json']);
+    const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--json'], 900_000);
     expect(r.code).toBe(0);
     type Arms = { arms: Record<'policy' | 'critic' | 'both', { macroSuccess: number }>; controls: Record<string, unknown>; macro: { synergy: { value: number } } };
     const report = lastJsonLine(r.stdout) as {
@@ -137,5 +137,5 @@ describe('zetta CLI', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('| **macro** |');
     expect(md).toContain('## Governance: policy alone, critic alone, both');
-  });
+  }, 900_000);
 });

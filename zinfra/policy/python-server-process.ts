@@ -2,6 +2,7 @@
 // waits for its `ready <endpoint>` line. Used by `zetta bench transport`, the tests, and anyone who
 // wants a Python-hosted policy next to a Node process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { stopChild } from '../child-process.js';
 import { packagePath } from '../package-root.js';
 
@@ -58,6 +59,14 @@ export async function startPythonPolicyServer(options: PythonServerOptions): Pro
   return {
     endpoint,
     process: child,
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+      removeIpcFile(endpoint); // a shim that was killed never removed its socket file
+    },
   };
+}
+
+/** Removes the socket file of an `ipc://PATH` endpoint, if it is still there. */
+function removeIpcFile(endpoint: string): void {
+  if (endpoint.startsWith('ipc://')) rmSync(endpoint.slice('ipc://'.length), { force: true });
 }

@@ -7,6 +7,7 @@ a GPU pass without anyone waiting for a batch to fill.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -54,11 +55,15 @@ class PolicyServer:
         # while a frame over this one (memory exhaustion) drops the peer's connection instead.
         self._sock.setsockopt(zmq.MAXMSGSIZE, 4 * max_message_bytes)
         self._sock.setsockopt(zmq.LINGER, 1000)  # let the last replies leave on close
+        self._ipc_path: str | None = None
 
     def bind(self, endpoint: str) -> str:
         """Binds and returns the resolved endpoint (a `*` port becomes the real one)."""
         self._sock.bind(endpoint)
-        return self._sock.getsockopt_string(zmq.LAST_ENDPOINT)
+        resolved = self._sock.getsockopt_string(zmq.LAST_ENDPOINT)
+        if resolved.startswith("ipc://"):
+            self._ipc_path = resolved[len("ipc://"):]
+        return resolved
 
     def serve(self, stopping: Callable[[], bool]) -> None:
         while not stopping():
@@ -80,6 +85,12 @@ class PolicyServer:
     def close(self) -> None:
         self._sock.close()
         self._ctx.term()
+        # libzmq does not always remove an ipc socket file on close; a stale one would outlive us.
+        if self._ipc_path is not None:
+            try:
+                os.unlink(self._ipc_path)
+            except FileNotFoundError:
+                pass
         self.backend.close()
 
     # -- receiving ---------------------------------------------------------------------------

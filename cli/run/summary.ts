@@ -1,0 +1,30 @@
+// The final table of `zetta run`, for stdout: one line per stage with its verdict and headline
+// figures, so `zetta run | tee log` keeps the result (progress and stage lines go to stderr).
+import type { RunReport } from './report.js';
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
+const pts = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : 'n/a');
+const verdict = (s: { ok: boolean } | undefined) => (s ? (s.ok ? 'ok    ' : 'FAILED') : 'skipped');
+
+export function runSummaryLines(report: RunReport, reportPath: string): string[] {
+  const { wire, expert, baseline, governance, evolution } = report.stages;
+  const lines = ['stage       result  figures'];
+  lines.push(`wire        ${verdict(wire)}`);
+  lines.push(`expert      ${verdict(expert)}${expert ? `  macro success ${pct(expert.macro_success)}` : ''}`);
+  if (baseline) {
+    for (const [name, c] of Object.entries(baseline.conditions)) {
+      lines.push(`baseline    ${verdict(baseline)}  ${name}: macro success ${pct(c.macro_success)}, infra failures ${c.infra_failures}`);
+    }
+  } else lines.push(`baseline    ${verdict(baseline)}`);
+  if (governance) {
+    lines.push(`governance  ${verdict(governance)}  mean synergy ${pts(governance.mean_synergy)} points, infra failures ${governance.infra_failures}`);
+    for (const [name, a] of Object.entries(governance.conditions)) {
+      const m = a.macro;
+      lines.push(`  ${name.padEnd(20)} policy ${pct(m.policy.value)}  critic alone ${pct(m.critic.value)}  both ${pct(m.both.value)}  synergy ${pts(m.synergy.value)}`);
+    }
+  } else lines.push(`governance  ${verdict(governance)}`);
+  const evo = evolution ? `  ${evolution.task} / ${evolution.perturbation}: ${evolution.campaign.promoted ? 'promoted' : 'nothing promoted'}` : '';
+  lines.push(`evolution   ${verdict(evolution)}${evo}`);
+  lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${reportPath}`);
+  return lines.map((l) => l.trimEnd());
+}
