@@ -3,7 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { McapStreamReader } from '@mcap/core';
 import type { ActionSource, CriticProposal, EpisodeHeader, EpisodeRecord, EpisodeSummary, GovernorDecision, StepRecord } from './episode-record.js';
+import { DECOMPRESS_HANDLERS, compressionReady } from './chunk-compression.js';
 import { CHANNELS } from './episode-writer.js';
+import { featureValues } from './feature-fields.js';
 
 interface StepParts {
   state?: number[];
@@ -25,7 +27,8 @@ export class EpisodeFileError extends Error {
 const decoder = new TextDecoder();
 
 export async function readEpisode(path: string): Promise<EpisodeRecord> {
-  const reader = new McapStreamReader({ validateCrcs: true });
+  await compressionReady();
+  const reader = new McapStreamReader({ validateCrcs: true, decompressHandlers: DECOMPRESS_HANDLERS });
   reader.append(await readFile(path));
   let header: EpisodeHeader | undefined;
   let summary: EpisodeSummary | null = null;
@@ -38,7 +41,7 @@ export async function readEpisode(path: string): Promise<EpisodeRecord> {
         if (record.name === 'zetta.episode.header') header = body;
         if (record.name === 'zetta.episode.summary') summary = body;
       } else if (record.type === 'Channel') topics.set(record.id, record.topic);
-      else if (record.type === 'Message') absorb(steps, topics.get(record.channelId), JSON.parse(decoder.decode(record.data)));
+      else if (record.type === 'Message') absorb(steps, topics.get(record.channelId), JSON.parse(decoder.decode(record.data)), header);
     }
   } catch (err) {
     if (!path.endsWith('.partial')) throw new EpisodeFileError(`${path}: not a readable episode (${(err as Error).message})`);
@@ -47,8 +50,9 @@ export async function readEpisode(path: string): Promise<EpisodeRecord> {
   return { header, steps: assemble(steps), summary };
 }
 
-function absorb(steps: Map<number, StepParts>, topic: string | undefined, m: Record<string, unknown>): void {
-  const step = m.step as number;
+function absorb(steps: Map<number, StepParts>, topic: string | undefined, m: Record<string, unknown>, header: EpisodeHeader | undefined): void {
+  if (typeof m.step !== 'number') return; // the scene and transform channels are for viewers
+  const step = m.step;
   const s = steps.get(step) ?? {};
   steps.set(step, s);
   switch (topic) {
@@ -59,7 +63,10 @@ function absorb(steps: Map<number, StepParts>, topic: string | undefined, m: Rec
       Object.assign(s, { action: m.action, policyAction: m.policy_action, source: m.source });
       break;
     case CHANNELS.features:
-      s.features = Float64Array.from(m.values as (number | null)[], (v) => (v === null ? Number.NaN : v));
+      // Named fields (in the header's order); files written before them carry an unnamed `values` array.
+      s.features = m.features
+        ? featureValues(header?.featureNames ?? [], m.features as Record<string, unknown>)
+        : Float64Array.from(m.values as (number | null)[], (v) => (v === null ? Number.NaN : v));
       break;
     case CHANNELS.critic:
       s.proposals = m.proposals as CriticProposal[];

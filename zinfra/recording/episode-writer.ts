@@ -1,5 +1,7 @@
 // Writes an episode as an MCAP file: header and summary as metadata records, each step as messages on
-// separate channels (observation, action, features, critic), JSON-encoded so Foxglove opens them.
+// separate channels (observation, action, features by name, critic), plus the gripper's and objects'
+// frames and shapes for Foxglove's 3-D panel (foxglove-scene.ts); JSON-encoded, in zstd-compressed
+// chunks. Log times count from the episode's start, one control period per step.
 //
 // append() never blocks the control loop: writes are chained in order behind it. The file is written
 // as `<path>.partial` and renamed on close, so a crash leaves a visibly incomplete episode, never a
@@ -8,22 +10,36 @@ import { open, rename, type FileHandle } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { McapWriter, type IWritable } from '@mcap/core';
+import { compressChunk, compressionReady } from './chunk-compression.js';
 import type { EpisodeHeader, EpisodeSummary, StepRecord } from './episode-record.js';
+import { featureFields, featureFieldsSchema } from './feature-fields.js';
+import { FRAME_TRANSFORMS_SCHEMA, SCENE_UPDATE_SCHEMA, frameTransforms, sceneEntities } from './foxglove-scene.js';
 
 export const CHANNELS = {
   observation: '/zetta/observation',
   action: '/zetta/action',
   features: '/zetta/features',
   critic: '/zetta/critic',
+  /** foxglove.FrameTransforms, every step. */
+  transforms: '/tf',
+  /** foxglove.SceneUpdate, once at the start (frame-locked entities). */
+  scene: '/zetta/scene',
 } as const;
 
+type ChannelKey = keyof typeof CHANNELS;
+
 const numbers = { type: 'array', items: { type: 'number' } };
-const SCHEMAS: Record<keyof typeof CHANNELS, object> = {
-  observation: { type: 'object', properties: { step: { type: 'integer' }, state: numbers, objects: numbers, milestones: { type: 'array', items: { type: 'string' } }, reward: { type: 'number' } } },
-  action: { type: 'object', properties: { step: { type: 'integer' }, action: numbers, policy_action: { oneOf: [numbers, { type: 'null' }] }, source: { type: 'string' } } },
-  features: { type: 'object', properties: { step: { type: 'integer' }, values: numbers } },
-  critic: { type: 'object', properties: { step: { type: 'integer' }, proposals: { type: 'array' }, decision: { type: 'object' } } },
-};
+/** Schema name and JSON Schema of each channel; the features' schema names every feature. */
+function schemas(header: EpisodeHeader): Record<ChannelKey, { name: string; schema: object }> {
+  return {
+    observation: { name: 'zetta.observation', schema: { type: 'object', properties: { step: { type: 'integer' }, state: numbers, objects: numbers, milestones: { type: 'array', items: { type: 'string' } }, reward: { type: 'number' } } } },
+    action: { name: 'zetta.action', schema: { type: 'object', properties: { step: { type: 'integer' }, action: numbers, policy_action: { oneOf: [numbers, { type: 'null' }] }, source: { type: 'string' } } } },
+    features: { name: 'zetta.features', schema: { type: 'object', properties: { step: { type: 'integer' }, features: featureFieldsSchema(header.featureNames) } } },
+    critic: { name: 'zetta.critic', schema: { type: 'object', properties: { step: { type: 'integer' }, proposals: { type: 'array' }, decision: { type: 'object' } } } },
+    transforms: { name: 'foxglove.FrameTransforms', schema: FRAME_TRANSFORMS_SCHEMA },
+    scene: { name: 'foxglove.SceneUpdate', schema: SCENE_UPDATE_SCHEMA },
+  };
+}
 
 class FileWritable implements IWritable {
   private offset = 0n;
@@ -43,7 +59,7 @@ const json = (v: unknown) => encoder.encode(JSON.stringify(v, (_k, x) => (ArrayB
 
 export class EpisodeWriter {
   private tail: Promise<void>;
-  private channelIds: Record<keyof typeof CHANNELS, number> | undefined;
+  private channelIds: Record<ChannelKey, number> | undefined;
   private failed: Error | undefined;
   private closed = false;
 
@@ -52,15 +68,16 @@ export class EpisodeWriter {
     private readonly fh: FileHandle,
     private readonly writer: McapWriter,
     private readonly nsPerStep: bigint,
-    header: EpisodeHeader,
+    private readonly header: EpisodeHeader,
   ) {
     this.tail = this.begin(header);
   }
 
   static async create(path: string, header: EpisodeHeader): Promise<EpisodeWriter> {
     mkdirSync(dirname(path), { recursive: true });
+    await compressionReady();
     const fh = await open(`${path}.partial`, 'w');
-    const writer = new McapWriter({ writable: new FileWritable(fh), chunkSize: 256 * 1024 });
+    const writer = new McapWriter({ writable: new FileWritable(fh), chunkSize: 256 * 1024, compressChunk });
     return new EpisodeWriter(path, fh, writer, BigInt(Math.round(1e9 / header.controlHz)), header);
   }
 
@@ -105,12 +122,14 @@ export class EpisodeWriter {
   private async begin(header: EpisodeHeader): Promise<void> {
     await this.writer.start({ profile: '', library: 'zetta' });
     await this.writer.addMetadata({ name: 'zetta.episode.header', metadata: new Map([['json', JSON.stringify(header)]]) });
-    const ids: Partial<Record<keyof typeof CHANNELS, number>> = {};
-    for (const key of Object.keys(CHANNELS) as (keyof typeof CHANNELS)[]) {
-      const schemaId = await this.writer.registerSchema({ name: `zetta.${key}`, encoding: 'jsonschema', data: json(SCHEMAS[key]) });
+    const ids: Partial<Record<ChannelKey, number>> = {};
+    const all = schemas(header);
+    for (const key of Object.keys(CHANNELS) as ChannelKey[]) {
+      const schemaId = await this.writer.registerSchema({ name: all[key].name, encoding: 'jsonschema', data: json(all[key].schema) });
       ids[key] = await this.writer.registerChannel({ topic: CHANNELS[key], schemaId, messageEncoding: 'json', metadata: new Map() });
     }
-    this.channelIds = ids as Record<keyof typeof CHANNELS, number>;
+    this.channelIds = ids as Record<ChannelKey, number>;
+    await this.writer.addMessage({ channelId: ids.scene!, sequence: 0, logTime: 0n, publishTime: 0n, data: json(sceneEntities(0n, header.objectNames)) });
   }
 
   private async writeStep(s: StepRecord): Promise<void> {
@@ -120,7 +139,8 @@ export class EpisodeWriter {
       this.writer.addMessage({ channelId, sequence, logTime: time, publishTime: time, data: json(data) });
     await put(ids.observation, { step: s.step, state: s.state, objects: s.objects, milestones: s.milestones, reward: s.reward }, s.step);
     await put(ids.action, { step: s.step, action: s.action, policy_action: s.policyAction, source: s.source }, s.step);
-    if (s.features) await put(ids.features, { step: s.step, values: Array.from(s.features, (v) => (Number.isFinite(v) ? v : null)) }, s.step);
+    if (s.features) await put(ids.features, { step: s.step, features: featureFields(this.header.featureNames, s.features) }, s.step);
+    await put(ids.transforms, frameTransforms(time, s.state, s.objects, this.header.objectNames), s.step);
     if (s.proposals || s.decision) await put(ids.critic, { step: s.step, proposals: s.proposals ?? [], decision: s.decision ?? null }, s.step);
   }
 }
