@@ -40,6 +40,8 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
         executeSteps: 5,
         critic,
         recordDir: join(o.recordDir, condition),
+        // the controls' episodes are long and all alike: the report keeps their figures, not their files
+        recordControls: false,
       },
       {
         workers: o.workers,

@@ -14,7 +14,11 @@ import {
 } from './paired-bootstrap.js';
 import type { EpisodeOutcome } from './run-episode.js';
 
-export type ArmsPlan = EvaluationPlan & { readonly critic: CriticPlan };
+export type ArmsPlan = EvaluationPlan & {
+  readonly critic: CriticPlan;
+  /** Record the trivial controls' episodes too (default true; they are long and all alike). */
+  readonly recordControls?: boolean;
+};
 
 /** One evaluation of the arms: the policy alone, one control under the critic, or both. */
 export interface ArmRun {
@@ -172,7 +176,7 @@ function armPlan(plan: ArmsPlan, run: ArmRun): EvaluationPlan {
     ...plan,
     policy: run.policy,
     critic: run.critic ? plan.critic : undefined,
-    recordDir: plan.recordDir ? join(plan.recordDir, dir) : undefined,
+    recordDir: plan.recordDir && (run.arm !== 'critic' || plan.recordControls !== false) ? join(plan.recordDir, dir) : undefined,
   };
 }
 
