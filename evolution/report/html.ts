@@ -26,6 +26,7 @@ export function renderReportHtml(r: CampaignReport): string {
     `gates α = ${r.gates.alpha}, min gain ${r.gates.min_gain}; manifest <code>${esc(r.manifest_sha256.slice(0, 16))}</code></p>`,
     `<p><b>${verdict}</b></p>`,
     `<section>${successChart(r)}</section>`,
+    `<section>${heldoutChart(r)}</section>`,
     `<section>${clusterChart(r.generations)}</section>`,
     `<section>${shadowChart(r.generations)}</section>`,
     `<section><h2>Gates</h2>${gateTable(r.generations)}</section>`,
@@ -43,8 +44,27 @@ function successChart(r: CampaignReport): string {
       bars: [{ value: rate(g.dev.successes, g.dev.episodes), series: 0 }, ...(best === null ? [] : [{ value: best, series: 1 }])],
     };
   });
-  groups.push({ label: 'held-out', bars: [{ value: rate(r.heldout.parent_successes, r.heldout.episodes), series: 0 }, { value: rate(r.heldout.candidate_successes, r.heldout.episodes), series: 1 }] });
-  return barChart({ title: 'Success per generation', groups, series: ['parent', 'best candidate / final'], yMax: 1, yLabel: 'success rate', format: pct });
+  return barChart({ title: 'Development success per generation: parent and best candidate', groups, series: ['parent', 'best candidate'], yMax: 1, yLabel: 'success rate', format: pct });
+}
+
+/**
+ * Every held-out test as the gate table shows it (parent vs that candidate), then the base against
+ * the final bundle on the held-out seeds and, for a promotion, on the confirmation seeds.
+ */
+function heldoutChart(r: CampaignReport): string {
+  const groups = r.generations.flatMap((g) =>
+    g.candidates.flatMap((c) =>
+      c.gates.filter((x) => x.gate === 'heldout').map((x) => ({
+        label: `gen ${g.generation} ${c.id}`,
+        bars: [{ value: rate(x.parent_successes, x.episodes), series: 0 }, { value: rate(x.candidate_successes, x.episodes), series: 1 }],
+      })),
+    ),
+  );
+  const h = r.heldout;
+  groups.push({ label: 'base vs final', bars: [{ value: rate(h.parent_successes, h.episodes), series: 0 }, { value: rate(h.candidate_successes, h.episodes), series: 1 }] });
+  const c = r.confirmation;
+  if (c) groups.push({ label: 'confirmation', bars: [{ value: rate(c.parent_successes, c.episodes), series: 0 }, { value: rate(c.candidate_successes, c.episodes), series: 1 }] });
+  return barChart({ title: 'Held-out tests (parent vs candidate) and the final comparison', groups, series: ['parent / base', 'candidate / final'], yMax: 1, yLabel: 'success rate', format: pct });
 }
 
 function clusterChart(gens: readonly GenerationRow[]): string {
@@ -70,9 +90,13 @@ function gateTable(gens: readonly GenerationRow[]): string {
       const fit = c.fit ? `θ=${c.fit.theta}, dwell ${c.fit.dwell}` : c.tolerances ? `xy_tol ${Object.entries(c.tolerances).map(([p, v]) => `${p} ${v}`).join(', ')}` : '';
       const lead = `<td>${g.generation}</td><td>${esc(c.id)}</td><td>${esc(c.hypothesis)} (${esc(c.layer)})</td><td>${esc(fit)}</td>`;
       if (c.gates.length === 0) return [`<tr>${lead}<td colspan="7">${esc(c.stage)}: ${esc(c.reason)}</td><td class="fail">${esc(c.decision)}</td></tr>`];
+      const alone = c.critic_alone
+        ? [`<tr>${lead}<td>critic alone</td><td colspan="5">${esc(c.critic_alone.reason)}</td><td class="${c.critic_alone.pass ? 'pass' : 'fail'}">${c.critic_alone.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>`]
+        : [];
       return c.gates.map((x) =>
         `<tr>${lead}<td>${x.gate}</td><td>${x.parent_successes}/${x.episodes}</td><td>${x.candidate_successes}/${x.episodes}</td><td>${x.b}</td><td>${x.c}</td>` +
-        `<td>${x.p_value === null ? '' : x.p_value.toPrecision(3)}</td><td class="${x.pass ? 'pass' : 'fail'}">${x.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>`,
+        `<td>${x.p_value === null ? '' : x.p_value.toPrecision(3)}</td><td class="${x.pass ? 'pass' : 'fail'}">${x.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>` +
+        (x.gate === 'regression' ? alone.join('') : ''), // the critic-alone gate runs after regression
       );
     }),
   );

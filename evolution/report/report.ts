@@ -24,6 +24,8 @@ export interface CandidateRow {
   readonly reason: string;
   readonly bundle_sha256: string;
   readonly gates: ReadonlyArray<{ gate: string; pass: boolean; p_value: number | null; b: number; c: number; parent_successes: number; candidate_successes: number; episodes: number }>;
+  /** The candidate with the trivial policies (absent when it stopped before that gate). */
+  readonly critic_alone: { pass: boolean; reason: string; best_rate: number; cap: number } | null;
 }
 
 export interface GenerationRow {
@@ -113,6 +115,9 @@ function generationRow(g: GenerationOutcome): GenerationRow {
       reason: verdict.reason,
       bundle_sha256: spec.bundle_sha256,
       gates: verdict.gates.map((r) => ({ gate: r.gate, pass: r.pass, p_value: r.p_value, b: r.counts.b, c: r.counts.c, parent_successes: r.counts.parent_successes, candidate_successes: r.counts.candidate_successes, episodes: r.counts.episodes })),
+      critic_alone: verdict.critic_alone
+        ? { pass: verdict.critic_alone.pass, reason: verdict.critic_alone.reason, best_rate: verdict.critic_alone.best_rate, cap: verdict.critic_alone.cap }
+        : null,
     })),
     promoted: g.promoted ? (g.candidates.find((c) => c.verdict.decision === 'promoted')?.spec.id ?? null) : null,
   };

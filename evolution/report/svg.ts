@@ -28,19 +28,27 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** Approximate width (px) of a label at `size`: enough to lay out legends without measuring. */
+const textWidth = (text: string, size: number) => text.length * size * 0.6;
+
+/**
+ * One bar chart. It scales to the width of the page (a viewBox, width 100%), never narrower than
+ * its content, and its legend wraps onto as many rows as its names need, so none is clipped.
+ */
 export function barChart(spec: BarChartSpec): string {
   const perGroup = Math.max(1, ...spec.groups.map((g) => g.bars.length));
-  const barW = 22;
-  const groupW = perGroup * barW + 24;
-  const left = 48;
+  const barW = 26;
+  const groupW = Math.max(perGroup * barW + 24, ...spec.groups.map((g) => textWidth(g.label, 10) + 12));
+  const left = 52;
   const top = 34;
-  const h = 160;
-  const width = Math.max(320, left + spec.groups.length * groupW + 20);
-  const height = top + h + 60;
+  const h = 180;
+  const width = Math.max(720, left + spec.groups.length * groupW + 20, textWidth(spec.title, 13) + left);
+  const legend = legendRows(spec.series, width - left - 10);
+  const height = top + h + 30 + legend.length * 16 + 8;
   const fmt = spec.format ?? ((v: number) => String(Math.round(v * 100) / 100));
   const y = (v: number) => top + h - (spec.yMax > 0 ? (Math.min(v, spec.yMax) / spec.yMax) * h : 0);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${escapeXml(spec.title)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${Math.ceil(width)} ${height}" width="100%" style="max-width:${Math.ceil(width * 1.4)}px" role="img" aria-label="${escapeXml(spec.title)}">`,
     `<text x="${left}" y="18" font-size="13" font-weight="bold">${escapeXml(spec.title)}</text>`,
     `<line x1="${left}" y1="${top + h}" x2="${width - 10}" y2="${top + h}" stroke="#333"/>`,
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + h}" stroke="#333"/>`,
@@ -58,11 +66,29 @@ export function barChart(spec: BarChartSpec): string {
     });
     parts.push(`<text x="${x0 + (g.bars.length * barW) / 2}" y="${top + h + 14}" font-size="10" text-anchor="middle">${escapeXml(g.label)}</text>`);
   });
-  spec.series.forEach((name, i) => {
-    const x = left + i * 150;
-    parts.push(`<rect x="${x}" y="${top + h + 30}" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/>`);
-    parts.push(`<text x="${x + 14}" y="${top + h + 39}" font-size="10">${escapeXml(name)}</text>`);
+  legend.forEach((row, r) => {
+    for (const { name, index, x } of row) {
+      const yy = top + h + 30 + r * 16;
+      parts.push(`<rect x="${left + x}" y="${yy}" width="10" height="10" fill="${COLORS[index % COLORS.length]}"/>`);
+      parts.push(`<text x="${left + x + 14}" y="${yy + 9}" font-size="10">${escapeXml(name)}</text>`);
+    }
   });
   parts.push('</svg>');
   return parts.join('');
+}
+
+/** Legend entries placed left to right, wrapping to a new row where the next would not fit. */
+function legendRows(series: readonly string[], width: number): { name: string; index: number; x: number }[][] {
+  const rows: { name: string; index: number; x: number }[][] = [[]];
+  let x = 0;
+  series.forEach((name, index) => {
+    const w = 14 + textWidth(name, 10) + 18;
+    if (x > 0 && x + w > width) {
+      rows.push([]);
+      x = 0;
+    }
+    rows[rows.length - 1]!.push({ name, index, x });
+    x += w;
+  });
+  return rows;
 }

@@ -2,7 +2,7 @@
 // is rejected at the critic-alone gate; held-out tests are judged at α over the generations; a
 // promotion is judged again on fresh confirmation seeds that chose nothing. Synthetic episodes (no
 // simulator): the runner decides success from (bundle, policy, seed), as a real one would from the episode.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,5 +92,21 @@ describe('the critic-alone gate', () => {
     const seen: string[] = [];
     await expect(runCampaign(options(tmp(), { confirmation: [1003, 2000], runner: runner(() => true, seen) }))).rejects.toThrow(SeedOverlapError);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('the campaign report', () => {
+  it('charts every held-out test as the gate table shows it, scaled to the page with every legend name', async () => {
+    const root = tmp();
+    // rejected at held-out under Bonferroni: its gate row and its chart bars must both say 6 of 6
+    await runCampaign(options(root, { heldout: [1000, 1001, 1002, 1003, 1004, 1005], generations: 2, runner: runner((governed, control) => governed && control === undefined) }));
+    const html = readFileSync(join(root, 'report.html'), 'utf8');
+    const chart = html.slice(html.indexOf('aria-label="Held-out tests'), html.indexOf('</svg>', html.indexOf('aria-label="Held-out tests')));
+    expect(chart).toMatch(/gen 1 g1-k\d+/);
+    expect(chart).toContain('>100%<'); // the candidate's 6/6 on the held-out seeds
+    expect(html).toMatch(/<td>heldout<\/td><td>0\/6<\/td><td>6\/6<\/td>/);
+    expect(html).toContain('critic alone 0%');
+    for (const name of ['parent / base', 'candidate / final', 'parent', 'best candidate']) expect(html).toContain(`>${name}</text>`);
+    expect(html).not.toMatch(/<svg[^>]* width="\d+"/); // every chart scales to the page (width 100%)
   });
 });
