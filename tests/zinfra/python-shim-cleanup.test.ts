@@ -31,7 +31,7 @@ describe.skipIf(pythonPeerMissing())('the Python shim and its ipc socket file', 
     shim.process.kill('SIGTERM');
     await exited;
     expect(existsSync(path)).toBe(false);
-  });
+  }, 180_000); // a Python process that imports numpy starts slowly on a loaded machine
 
   it('stopping a killed shim removes the file it left', async () => {
     const path = join(dir, 'kill.sock');
@@ -41,5 +41,5 @@ describe.skipIf(pythonPeerMissing())('the Python shim and its ipc socket file', 
     await exited;
     await shim.stop();
     expect(existsSync(path)).toBe(false);
-  });
+  }, 180_000);
 });

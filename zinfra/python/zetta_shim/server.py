@@ -83,14 +83,16 @@ class PolicyServer:
         self._refuse_queued()
 
     def close(self) -> None:
-        self._sock.close()
-        self._ctx.term()
         # libzmq does not always remove an ipc socket file on close; a stale one would outlive us.
+        # Removed first, so a context that is slow to terminate cannot leave it behind.
         if self._ipc_path is not None:
             try:
                 os.unlink(self._ipc_path)
             except FileNotFoundError:
                 pass
+        # Replies nobody will read must not hold the process open (the default linger waits forever).
+        self._sock.close(linger=0)
+        self._ctx.term()
         self.backend.close()
 
     # -- receiving ---------------------------------------------------------------------------
