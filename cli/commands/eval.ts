@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { getTask, listTasks, resolvePerturbation, type SuiteName } from '../../sim/index.js';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import { POLICY_SPEC_HELP, checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
-import { evaluate, type EvaluationPlan, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { evaluate, infraFailureReasons, type EvaluationPlan, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
 import { criticLabel, openCritic, resolveCriticSpec, type CriticPlan } from '../../zinfra/runtime/open-critic.js';
 import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
 import { progress } from '../progress.js';
@@ -230,7 +230,5 @@ function formatTable(r: EvaluationResult): string {
 
 /** Why episodes were lost to the infrastructure, each distinct reason once with its count. */
 function infraReasons(r: EvaluationResult): string[] {
-  const counts = new Map<string, number>();
-  for (const o of r.outcomes) if (o.infraFailure !== null) counts.set(o.infraFailure, (counts.get(o.infraFailure) ?? 0) + 1);
-  return [...counts].map(([reason, n]) => `  infra failure ×${n}: ${reason}`);
+  return Object.entries(infraFailureReasons(r.outcomes)).map(([reason, n]) => `  infra failure ×${n}: ${reason}`);
 }

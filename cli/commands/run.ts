@@ -149,6 +149,7 @@ export const runCommand: Command = {
     report.finished = new Date().toISOString();
     report.ok = Object.values(report.stages).every((s) => !s || s.ok);
     save();
+    for (const p of [...(report.stages.baseline?.problems ?? []), ...(report.stages.governance?.problems ?? [])]) say(`  problem: ${p}`);
     say(`${report.ok ? 'ok' : 'FAILED'}: ${join(out, 'report.md')}`);
     process.stdout.write(`${runSummaryLines(report, join(out, 'report.md')).join('\n')}\n`);
     if (values.json) printJsonLine(report);

@@ -3,7 +3,7 @@
 // then governed by the default runtime critic.
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
-import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import { evaluate, infraFailureReasons } from '../../zinfra/runtime/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
 export const BASELINE_CONDITIONS = ['nominal', 'position-shift', 'object-change', 'disturbance', 'sensor-noise-delay'] as const;
@@ -19,6 +19,8 @@ export interface ConditionResult {
   successes_without_recovery: number;
   physics_divergences: number;
   infra_failures: number;
+  /** Why episodes were lost to the infrastructure, with counts. */
+  infra_reasons: Record<string, number>;
   episodes_per_min: number;
   recoveries: number;
 }
@@ -28,6 +30,8 @@ export interface BaselineStageResult {
   critic: string;
   episodes_per_task: number;
   conditions: Record<string, ConditionResult>;
+  /** What made the stage fail, with its figures (empty when ok). */
+  problems: string[];
   ok: boolean;
 }
 
@@ -70,9 +74,18 @@ export async function runBaselineStage(o: StageOptions): Promise<BaselineStageRe
       successes_without_recovery: r.attribution.successesWithoutRecovery,
       physics_divergences: r.physicsDivergences,
       infra_failures: r.infraFailures,
+      infra_reasons: infraFailureReasons(r.outcomes),
       episodes_per_min: r.episodesPerMinute,
       recoveries: r.recoveries ?? 0,
     };
   }
-  return { policy: o.policy, critic: o.critic, episodes_per_task: o.episodes, conditions, ok: Object.values(conditions).every((c) => c.infra_failures === 0) };
+  const problems = Object.entries(conditions).flatMap(([name, c]) => infraProblems(name, c.infra_failures, c.infra_reasons));
+  return { policy: o.policy, critic: o.critic, episodes_per_task: o.episodes, conditions, problems, ok: problems.length === 0 };
+}
+
+/** "position-shift: 3 episodes lost to the infrastructure after re-runs (PolicyUnavailable: … ×3)". */
+export function infraProblems(condition: string, failures: number, reasons: Record<string, number>): string[] {
+  if (failures === 0) return [];
+  const why = Object.entries(reasons).map(([reason, n]) => `${reason} ×${n}`).join('; ');
+  return [`${condition}: ${failures} episode${failures === 1 ? '' : 's'} lost to the infrastructure after re-runs at the same seed (${why})`];
 }

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
 import { formatArmsTable } from '../../zinfra/runtime/arms-table.js';
-import { runGovernanceArms, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { runGovernanceArms, type ArmReport, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
-import type { StageOptions } from './baseline-stage.js';
+import { infraProblems, type StageOptions } from './baseline-stage.js';
 
 export interface GovernanceStageResult {
   policy: string;
@@ -18,6 +18,8 @@ export interface GovernanceStageResult {
   /** Mean over the perturbations of their macro synergy. */
   mean_synergy: number;
   infra_failures: number;
+  /** What made the stage fail, with its figures (empty when ok). */
+  problems: string[];
   ok: boolean;
 }
 
@@ -52,7 +54,10 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
     );
   }
   const arms = Object.values(conditions);
-  const infra = arms.reduce((n, a) => n + a.arms.policy.attribution.infraFailures + a.arms.both.attribution.infraFailures + Object.values(a.controls).reduce((m, c) => m + c.attribution.infraFailures, 0), 0);
+  const problems = Object.entries(conditions).flatMap(([name, a]) =>
+    armRuns(a).flatMap(([arm, r]) => infraProblems(`${name}, ${arm}`, r.attribution.infraFailures, r.infraReasons)),
+  );
+  const infra = arms.reduce((n, a) => n + armRuns(a).reduce((m, [, r]) => m + r.attribution.infraFailures, 0), 0);
   return {
     policy: o.policy,
     critic: o.critic,
@@ -60,8 +65,15 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
     conditions,
     mean_synergy: arms.length ? arms.reduce((s, a) => s + a.macro.synergy.value, 0) / arms.length : Number.NaN,
     infra_failures: infra,
-    ok: infra === 0,
+    problems,
+    ok: problems.length === 0,
   };
+}
+
+/** Every evaluation behind the arms, named: policy alone, each control under the critic, both. */
+function armRuns(a: GovernanceArms): [string, ArmReport][] {
+  const controls = Object.entries(a.controls).map(([c, r]): [string, ArmReport] => [`critic alone (${c})`, r]);
+  return [['policy alone', a.arms.policy], ...controls, ['both', a.arms.both]];
 }
 
 /** The Markdown of the stage: one arms table per perturbation and the mean synergy. */

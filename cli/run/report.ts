@@ -32,6 +32,9 @@ export function renderMarkdown(r: RunReport): string {
   if (expert || baseline) lines.push(...successTable(expert, baseline));
   if (governance) lines.push(...governanceSection(governance));
   if (evolution) lines.push(...evolutionSection(evolution));
+  const problems = [...(baseline?.problems ?? []).map((p) => `baseline: ${p}`), ...(governance?.problems ?? []).map((p) => `governance: ${p}`)];
+  if (wire && !wire.ok) problems.unshift('wire: the Node and Python servers did not both answer every request with agreeing chunks (see the figures above)');
+  if (problems.length) lines.push('## Problems', '', ...problems.map((p) => `- ${p}`), '');
   for (const s of r.skipped ?? []) lines.push(`- skipped: ${s}`);
   return `${lines.join('\n')}\n`;
 }

@@ -157,3 +157,10 @@ export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wall
 function retriesOf(outcomes: readonly EpisodeOutcome[]): number {
   return outcomes.reduce((n, o) => n + ((o as Partial<RetriedOutcome>).infraRetries ?? 0), 0);
 }
+
+/** Why episodes were lost to the infrastructure: each distinct reason with its count. */
+export function infraFailureReasons(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) if (o.infraFailure !== null) counts[o.infraFailure] = (counts[o.infraFailure] ?? 0) + 1;
+  return counts;
+}

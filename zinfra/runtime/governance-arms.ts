@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { TRIVIAL_POLICY_SPECS } from '../policy/trivial-policy.js';
 import { attribute, type Attribution } from './attribution.js';
-import { evaluate, type EvaluationOptions, type EvaluationPlan, type EvaluationResult } from './evaluation.js';
+import { evaluate, infraFailureReasons, type EvaluationOptions, type EvaluationPlan, type EvaluationResult } from './evaluation.js';
 import { openCritic, type CriticPlan } from './open-critic.js';
 import {
   DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, pairedSynergy, type Estimate, type MacroSynergy, type SeedOutcomes, type TaskSamples,
@@ -53,6 +53,8 @@ export interface ArmReport {
   /** Mean over tasks of their success rates. */
   readonly macroSuccess: number;
   readonly attribution: Attribution;
+  /** Why episodes were lost to the infrastructure, with counts (empty when none were). */
+  readonly infraReasons: Record<string, number>;
   readonly wallMs: number;
 }
 
@@ -203,6 +205,7 @@ function armReport(policy: string, critic: boolean, r: EvaluationResult, tasks: 
     tasks: Object.fromEntries(tasks.map((t) => [t, taskFigures(r, t)])),
     macroSuccess: r.macroSuccess,
     attribution: r.attribution,
+    infraReasons: infraFailureReasons(r.outcomes),
     wallMs: r.wallMs,
   };
 }
@@ -218,6 +221,7 @@ function winnersReport(controls: readonly string[], tasks: readonly string[], wi
     tasks: Object.fromEntries(tasks.map((t, i) => [t, figures[i]!])),
     macroSuccess: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : Number.NaN,
     attribution: attribute(outcomes),
+    infraReasons: infraFailureReasons(outcomes),
     wallMs,
   };
 }
