@@ -55,7 +55,14 @@ class FileWritable implements IWritable {
 }
 
 const encoder = new TextEncoder();
-const json = (v: unknown) => encoder.encode(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array) : x)));
+/**
+ * Nine significant digits: exactly what a float32 needs to read back bit for bit (states, actions),
+ * and a billionth of the value for the float64 features. The 17 digits JavaScript would print are
+ * noise that zstd cannot compress, and they doubled the size of every recording.
+ */
+const compact = (x: number) => (Number.isInteger(x) || !Number.isFinite(x) ? x : Number(x.toPrecision(9)));
+const json = (v: unknown) =>
+  encoder.encode(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array, compact) : typeof x === 'number' ? compact(x) : x)));
 
 export class EpisodeWriter {
   private tail: Promise<void>;
