@@ -1,6 +1,5 @@
 // Faults of a real server process: the Python shim is SIGKILLed or frozen (SIGSTOP) under a live
 // client, which must fail fast with PolicyUnavailable and recover by itself when the server returns.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,20 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PolicyClient } from '../../zinfra/policy/client.js';
 import { PolicyUnavailable } from '../../zinfra/policy/errors.js';
 import { randomMlp, writeMlpNpz } from '../../zinfra/policy/mlp-onnx.js';
-import { DEFAULT_PYTHON, startPythonPolicyServer, type PythonServer } from '../../zinfra/policy/python-server-process.js';
+import { startPythonPolicyServer, type PythonServer } from '../../zinfra/policy/python-server-process.js';
 import { stateObservation } from '../support/scripted-policy.js';
+import { missing } from '../support/python-shim-harness.js';
 import { waitFor } from '../support/wait-for.js';
 
-function pythonPeerMissing(): string | false {
-  try {
-    execFileSync(DEFAULT_PYTHON, ['-c', 'import zmq, msgpack, numpy'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return `${DEFAULT_PYTHON} lacks zmq/msgpack/numpy`;
-  }
-}
-
-describe.skipIf(pythonPeerMissing())('PolicyClient against a Python shim process that dies', () => {
+describe.skipIf(missing !== null)('PolicyClient against a Python shim process that dies', () => {
   const servers: PythonServer[] = [];
   const clients: PolicyClient[] = [];
   afterEach(async () => {

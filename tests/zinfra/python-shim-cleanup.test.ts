@@ -1,23 +1,14 @@
 // A run leaves no socket files behind: the Python shim removes its ipc socket file when it shuts
 // down, and stopping a shim that was killed removes the file it could not.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomMlp, writeMlpNpz } from '../../zinfra/policy/mlp-onnx.js';
-import { DEFAULT_PYTHON, startPythonPolicyServer } from '../../zinfra/policy/python-server-process.js';
+import { startPythonPolicyServer } from '../../zinfra/policy/python-server-process.js';
+import { missing } from '../support/python-shim-harness.js';
 
-function pythonPeerMissing(): string | false {
-  try {
-    execFileSync(DEFAULT_PYTHON, ['-c', 'import zmq, msgpack, numpy'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return `${DEFAULT_PYTHON} lacks zmq/msgpack/numpy`;
-  }
-}
-
-describe.skipIf(pythonPeerMissing())('the Python shim and its ipc socket file', () => {
+describe.skipIf(missing !== null)('the Python shim and its ipc socket file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-shim-sock-'));
   const npz = join(dir, 'mlp.npz');
   writeMlpNpz(npz, randomMlp({ inputDim: 8, hidden: [8], horizon: 10, actionDim: 7, seed: 3 }), 'observation/state');
