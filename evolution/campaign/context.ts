@@ -46,7 +46,7 @@ export async function rollout(ctx: CampaignContext, bundle: Pick<StoredBundle, '
       seeds,
       perturbation: ctx.perturbation,
       bundleDir: bundle.dir === null ? null : ctx.store.abs(bundle.dir),
-      ...(control === undefined ? {} : { policy: control }),
+      ...(control === undefined ? {} : { policy: control, record: false }),
     });
     return { bundle_sha256: bundle.sha256, split: name, policy: control ?? ctx.runner.policyLabel, seeds: [...seeds], results };
   });

@@ -26,7 +26,7 @@ export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
           perturbation: req.perturbation,
           policy: req.policy ?? o.policy,
           executeSteps: o.executeSteps,
-          recordDir: req.recordDir,
+          recordDir: req.record === false ? undefined : req.recordDir,
           // every campaign authorizes the embedded suite's privileged features (see the manifest)
           critic: req.bundleDir === null ? undefined : resolveCriticSpec(req.bundleDir, true),
         },

@@ -39,6 +39,8 @@ export interface RolloutRequest {
   readonly recordDir: string;
   /** Run this policy spec instead of the campaign's (the trivial controls of the critic-alone gate). */
   readonly policy?: string;
+  /** Record the episodes (default true); the controls' outcomes are all a gate reads of them. */
+  readonly record?: boolean;
 }
 
 /**

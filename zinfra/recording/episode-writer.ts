@@ -56,11 +56,12 @@ class FileWritable implements IWritable {
 
 const encoder = new TextEncoder();
 /**
- * Nine significant digits: exactly what a float32 needs to read back bit for bit (states, actions),
- * and a billionth of the value for the float64 features. The 17 digits JavaScript would print are
- * noise that zstd cannot compress, and they doubled the size of every recording.
+ * Numbers are written to a millionth (a micrometre, a microradian, a millionth of an action unit):
+ * far below what the sensors resolve or the critic's thresholds separate. The 17 digits JavaScript
+ * would print (and float32 noise like 6.5e-19 for a zero) are entropy zstd cannot compress; they
+ * made recordings the bulk of a run's disk.
  */
-const compact = (x: number) => (Number.isInteger(x) || !Number.isFinite(x) ? x : Number(x.toPrecision(9)));
+const compact = (x: number) => (Number.isInteger(x) || !Number.isFinite(x) ? x : Math.round(x * 1e6) / 1e6);
 const json = (v: unknown) =>
   encoder.encode(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array, compact) : typeof x === 'number' ? compact(x) : x)));
 
