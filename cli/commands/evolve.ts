@@ -17,9 +17,9 @@ Runs an evolution campaign: development rollouts, failure clustering, diagnosis,
 (rules + recovery programs) fitted by shadow replay, then the paired, regression, critic-alone (the
 candidate with trivial policies must stay under a cap) and held-out gates (one-sided exact McNemar at
 α over the generations). A promoted bundle is finally compared with the base on fresh confirmation
-seeds that chose nothing: that p-value is the campaign's claim. The policy is never changed. Everything lives under DIR: the frozen
-manifest, the seed preregistration, every artifact with its sha256, the promoted bundle and
-report.html. Run the same command again to resume a campaign that was interrupted.
+seeds that chose nothing: that p-value is the campaign's claim. The policy is never changed.
+Everything lives under DIR: the frozen manifest, the seed preregistration, every artifact with its
+sha256, the promoted bundle and report.html. Run the same command again to resume a campaign that was interrupted.
 
   --suite S             the task's suite (spatial | object | goal | long)
   --task T              the task id (zetta sim tasks)
