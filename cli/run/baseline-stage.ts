@@ -21,6 +21,8 @@ export interface ConditionResult {
   infra_failures: number;
   /** Why episodes were lost to the infrastructure, with counts. */
   infra_reasons: Record<string, number>;
+  /** Episodes run again at the same seed after an infrastructure failure. */
+  infra_retries: number;
   episodes_per_min: number;
   recoveries: number;
 }
@@ -75,6 +77,7 @@ export async function runBaselineStage(o: StageOptions): Promise<BaselineStageRe
       physics_divergences: r.physicsDivergences,
       infra_failures: r.infraFailures,
       infra_reasons: infraFailureReasons(r.outcomes),
+      infra_retries: r.infraRetries,
       episodes_per_min: r.episodesPerMinute,
       recoveries: r.recoveries ?? 0,
     };

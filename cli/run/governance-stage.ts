@@ -18,6 +18,8 @@ export interface GovernanceStageResult {
   /** Mean over the perturbations of their macro synergy. */
   mean_synergy: number;
   infra_failures: number;
+  /** Episodes run again at the same seed after an infrastructure failure (every arm, every control). */
+  infra_retries: number;
   /** What made the stage fail, with its figures (empty when ok). */
   problems: string[];
   ok: boolean;
@@ -58,6 +60,7 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
     armRuns(a).flatMap(([arm, r]) => infraProblems(`${name}, ${arm}`, r.attribution.infraFailures, r.infraReasons)),
   );
   const infra = arms.reduce((n, a) => n + armRuns(a).reduce((m, [, r]) => m + r.attribution.infraFailures, 0), 0);
+  const retries = arms.reduce((n, a) => n + armRuns(a).reduce((m, [, r]) => m + r.infraRetries, 0), 0);
   return {
     policy: o.policy,
     critic: o.critic,
@@ -65,6 +68,7 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
     conditions,
     mean_synergy: arms.length ? arms.reduce((s, a) => s + a.macro.synergy.value, 0) / arms.length : Number.NaN,
     infra_failures: infra,
+    infra_retries: retries,
     problems,
     ok: problems.length === 0,
   };
@@ -82,7 +86,7 @@ export function governanceSection(g: GovernanceStageResult): string[] {
   const lines = [
     '## Governance: policy alone, critic alone, both',
     '',
-    `Policy \`${g.policy}\`, critic \`${g.critic}\`, ${g.episodes_per_task} episodes per task at the same seeds in every arm. Critic alone is the best of the trivial policies (null:open, null:closed, null:random:0) under the same bundle, per task. **Mean synergy over the perturbations: ${pts(g.mean_synergy)}.**`,
+    `Policy \`${g.policy}\`, critic \`${g.critic}\`, ${g.episodes_per_task} episodes per task at the same seeds in every arm. Critic alone is the best of the trivial policies (null:open, null:closed, null:random:0) under the same bundle, per task. **Mean synergy over the perturbations: ${pts(g.mean_synergy)}.** Infrastructure: ${g.infra_retries} episode(s) re-run at the same seed, ${g.infra_failures} lost.`,
     '',
   ];
   for (const [condition, arms] of Object.entries(g.conditions)) lines.push(`### ${condition}`, '', formatArmsTable(arms), '');

@@ -13,11 +13,11 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
   lines.push(`expert      ${verdict(expert)}${expert ? `  macro success ${pct(expert.macro_success)}` : ''}`);
   if (baseline) {
     for (const [name, c] of Object.entries(baseline.conditions)) {
-      lines.push(`baseline    ${verdict(baseline)}  ${name}: macro success ${pct(c.macro_success)}, infra failures ${c.infra_failures}`);
+      lines.push(`baseline    ${verdict(baseline)}  ${name}: macro success ${pct(c.macro_success)}, infra failures ${c.infra_failures} (${c.infra_retries} re-run at the same seed)`);
     }
   } else lines.push(`baseline    ${verdict(baseline)}`);
   if (governance) {
-    lines.push(`governance  ${verdict(governance)}  mean synergy ${pts(governance.mean_synergy)} points, infra failures ${governance.infra_failures}`);
+    lines.push(`governance  ${verdict(governance)}  mean synergy ${pts(governance.mean_synergy)} points, infra failures ${governance.infra_failures} (${governance.infra_retries} re-run at the same seed)`);
     for (const [name, a] of Object.entries(governance.conditions)) {
       const m = a.macro;
       lines.push(`  ${name.padEnd(20)} policy ${pct(m.policy.value)}  critic alone ${pct(m.critic.value)}  both ${pct(m.both.value)}  synergy ${pts(m.synergy.value)}`);

@@ -14,7 +14,7 @@ describe('a failed zetta run stage', () => {
   it('lists the problems in report.md', () => {
     const baseline: BaselineStageResult = {
       policy: 'embedded', critic: 'none', episodes_per_task: 1, ok: false,
-      conditions: { nominal: { tasks: { 'goal/press_button': { success: 0, episodes: 0, infra_failures: 1 } }, macro_success: Number.NaN, unmodified_policy_share: 1, unmodified_policy_share_in_successes: Number.NaN, successes_without_recovery: 0, physics_divergences: 0, infra_failures: 1, infra_reasons: { 'SimUnavailable: worker died': 1 }, episodes_per_min: 1, recoveries: 0 } },
+      conditions: { nominal: { tasks: { 'goal/press_button': { success: 0, episodes: 0, infra_failures: 1 } }, macro_success: Number.NaN, unmodified_policy_share: 1, unmodified_policy_share_in_successes: Number.NaN, successes_without_recovery: 0, physics_divergences: 0, infra_failures: 1, infra_reasons: { 'SimUnavailable: worker died': 1 }, infra_retries: 2, episodes_per_min: 1, recoveries: 0 } },
       problems: infraProblems('nominal', 1, { 'SimUnavailable: worker died': 1 }),
     };
     const report: RunReport = { started: '2026-12-03T00:00:00Z', out: '/tmp/x', stages: { baseline }, ok: false };

@@ -55,6 +55,8 @@ export interface ArmReport {
   readonly attribution: Attribution;
   /** Why episodes were lost to the infrastructure, with counts (empty when none were). */
   readonly infraReasons: Record<string, number>;
+  /** Episodes run again at the same seed after an infrastructure failure. */
+  readonly infraRetries: number;
   readonly wallMs: number;
 }
 
@@ -206,6 +208,7 @@ function armReport(policy: string, critic: boolean, r: EvaluationResult, tasks: 
     macroSuccess: r.macroSuccess,
     attribution: r.attribution,
     infraReasons: infraFailureReasons(r.outcomes),
+    infraRetries: r.infraRetries,
     wallMs: r.wallMs,
   };
 }
@@ -222,6 +225,7 @@ function winnersReport(controls: readonly string[], tasks: readonly string[], wi
     macroSuccess: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : Number.NaN,
     attribution: attribute(outcomes),
     infraReasons: infraFailureReasons(outcomes),
+    infraRetries: winners.reduce((n, w, i) => n + (w.tasks[tasks[i]!]?.infraRetries ?? 0), 0),
     wallMs,
   };
 }
