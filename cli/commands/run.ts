@@ -9,7 +9,7 @@ import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js'
 import { progress } from '../progress.js';
 import { PERTURBED_CONDITIONS, runBaselineStage } from '../run/baseline-stage.js';
 import { runEvolutionStage } from '../run/evolution-stage.js';
-import { runGovernanceStage } from '../run/governance-stage.js';
+import { armsLine, runGovernanceStage, signedPoints } from '../run/governance-stage.js';
 import { runExpertStage } from '../run/expert-stage.js';
 import { renderMarkdown, type RunReport } from '../run/report.js';
 import { runWireStage } from '../run/wire-stage.js';
@@ -120,12 +120,8 @@ export const runCommand: Command = {
       });
       armBar.done();
       save();
-      const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
-      for (const [name, a] of Object.entries(report.stages.governance.conditions)) {
-        const m = a.macro;
-        say(`  governance ${name.padEnd(19)} policy ${(100 * m.policy.value).toFixed(1)}%  critic alone ${(100 * m.critic.value).toFixed(1)}%  both ${(100 * m.both.value).toFixed(1)}%  synergy ${pts(m.synergy.value)} [${pts(m.synergy.low)}, ${pts(m.synergy.high)}]`);
-      }
-      say(`  governance mean synergy ${pts(report.stages.governance.mean_synergy)} points`);
+      for (const [name, a] of Object.entries(report.stages.governance.conditions)) say(`  governance ${armsLine(name, a)}`);
+      say(`  governance mean synergy ${signedPoints(report.stages.governance.mean_synergy)} points`);
       say('  evolution (one campaign on the weakest task and perturbation under the critic)');
       report.stages.evolution = await runEvolutionStage(report.stages.governance, {
         root: join(out, 'evolution'),

@@ -80,9 +80,19 @@ function armRuns(a: GovernanceArms): [string, ArmReport][] {
   return [['policy alone', a.arms.policy], ...controls, ['both', a.arms.both]];
 }
 
+/** A synergy (a difference of rates) in signed percentage points: +21.8, −3.0. */
+export const signedPoints = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : 'n/a');
+
+/** One perturbation on one line: the arms' macro success and synergy with its interval. */
+export function armsLine(condition: string, a: GovernanceArms): string {
+  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
+  const m = a.macro;
+  return `${condition.padEnd(20)} policy ${pct(m.policy.value)}  critic alone ${pct(m.critic.value)}  both ${pct(m.both.value)}  synergy ${signedPoints(m.synergy.value)} [${signedPoints(m.synergy.low)}, ${signedPoints(m.synergy.high)}]`;
+}
+
 /** The Markdown of the stage: one arms table per perturbation and the mean synergy. */
 export function governanceSection(g: GovernanceStageResult): string[] {
-  const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} points`;
+  const pts = (x: number) => `${signedPoints(x)} points`;
   const lines = [
     '## Governance: policy alone, critic alone, both',
     '',

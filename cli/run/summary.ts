@@ -1,9 +1,9 @@
 // The final table of `zetta run`, for stdout: one line per stage with its verdict and headline
 // figures, so `zetta run | tee log` keeps the result (progress and stage lines go to stderr).
+import { armsLine, signedPoints } from './governance-stage.js';
 import type { RunReport } from './report.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
-const pts = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : 'n/a');
 const verdict = (s: { ok: boolean } | undefined) => (s ? (s.ok ? 'ok    ' : 'FAILED') : 'skipped');
 
 export function runSummaryLines(report: RunReport, reportPath: string): string[] {
@@ -17,11 +17,8 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
     }
   } else lines.push(`baseline    ${verdict(baseline)}`);
   if (governance) {
-    lines.push(`governance  ${verdict(governance)}  mean synergy ${pts(governance.mean_synergy)} points, infra failures ${governance.infra_failures} (${governance.infra_retries} re-run at the same seed)`);
-    for (const [name, a] of Object.entries(governance.conditions)) {
-      const m = a.macro;
-      lines.push(`  ${name.padEnd(20)} policy ${pct(m.policy.value)}  critic alone ${pct(m.critic.value)}  both ${pct(m.both.value)}  synergy ${pts(m.synergy.value)}`);
-    }
+    lines.push(`governance  ${verdict(governance)}  mean synergy ${signedPoints(governance.mean_synergy)} points, infra failures ${governance.infra_failures} (${governance.infra_retries} re-run at the same seed)`);
+    for (const [name, a] of Object.entries(governance.conditions)) lines.push(`  ${armsLine(name, a)}`);
   } else lines.push(`governance  ${verdict(governance)}`);
   const evo = evolution ? `  ${evolution.task} / ${evolution.perturbation}: ${evolution.campaign.promoted ? 'promoted' : 'nothing promoted'}` : '';
   lines.push(`evolution   ${verdict(evolution)}${evo}`);
