@@ -47,7 +47,7 @@ export class PrivilegedReader {
     this.byKey = new Map(lookup.map((k, i) => [k, this.slots[i]!]));
   }
 
-  /** All privileged slots NaN (unauthorized run, or no features this step). */
+  /** All of this reader's slots NaN (an unauthorized run, or no features this step). */
   clear(v: Float64Array): void {
     const slots = this.slots;
     for (let i = 0; i < slots.length; i++) v[slots[i]!] = Number.NaN;

@@ -18,16 +18,11 @@ export interface CriticAloneResult {
 export function criticAloneGate(byControl: Readonly<Record<string, readonly EpisodeResult[]>>, cap: number): CriticAloneResult {
   const controls: Record<string, { successes: number; episodes: number }> = {};
   let best = 0;
-  let bestName = '';
   for (const [name, results] of Object.entries(byControl)) {
     const counted = results.filter((r) => r.infra_failure === null);
     const successes = counted.filter((r) => r.success).length;
     controls[name] = { successes, episodes: counted.length };
-    const rate = counted.length ? successes / counted.length : 0;
-    if (rate > best || bestName === '') {
-      best = Math.max(best, rate);
-      bestName = name;
-    }
+    best = Math.max(best, counted.length ? successes / counted.length : 0);
   }
   const pass = best <= cap;
   const figures = Object.entries(controls).map(([n, c]) => `${n} ${c.successes}/${c.episodes}`).join(', ');

@@ -2,6 +2,7 @@
 // (so a resumed campaign writes the same report). Numbers, not prose; report.html draws it.
 import type { CampaignContext } from '../campaign/context.js';
 import type { GenerationOutcome } from '../campaign/generation.js';
+import { heldoutSettings } from '../campaign/gating.js';
 import { manifestSha } from '../campaign/manifest.js';
 import { countOutcomes } from '../campaign/rollouts.js';
 import type { PairCounts } from '../gates/paired.js';
@@ -86,7 +87,7 @@ export function buildReport(x: ReportInput): CampaignReport {
     final_bundle: { sha256: x.final.sha256, name: x.final.manifest.name, dir: x.final.dir, promoted: x.final.sha256 !== x.root.sha256 },
     heldout: x.heldout,
     confirmation: x.confirmation,
-    heldout_alpha: m.gates.alpha / m.seeds.generations,
+    heldout_alpha: heldoutSettings(x.ctx).alpha,
     generations: x.generations.map(generationRow),
   };
 }
