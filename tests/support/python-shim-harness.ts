@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { awaitReadyLine } from '../../zinfra/child-process.js';
 import * as zmq from 'zeromq';
 import { decodeReply, encodeMessage, salvageId, type InferRequest, type Reply, type Request } from '../../zinfra/protocol/messages.js';
 import { f32, u8, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
@@ -42,17 +43,14 @@ export class Shim {
   static start(args: string[]): Promise<Shim> {
     // stdin stays open for the shim's life: if this test process dies, the shim sees EOF and exits.
     const proc = spawn(PYTHON, [SHIM, '--exit-on-stdin-eof', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    return new Promise((resolve, reject) => {
-      proc.stdout!.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        const ready = /^ready (\S+)$/m.exec(stdout);
-        if (ready) resolve(new Shim(proc, ready[1]!));
-      });
-      proc.once('exit', (code) => reject(new Error(`shim exited (${code}) before ready:\n${stderr}`)));
-    });
+    return awaitReadyLine(
+      proc,
+      (line) => /^ready (\S+)$/.exec(line)?.[1],
+      60_000,
+      (why) => new Error(`shim ${why} before ready:\n${stderr}`),
+    ).then((endpoint) => new Shim(proc, endpoint));
   }
 
   /** Sends SIGTERM and resolves with the exit code. */

@@ -2,8 +2,7 @@
 // loop), and reads the endpoints it prints once ready. The benchmarks use it so the server's
 // garbage collection and scheduling never sit inside the client's measurements or vice versa.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { stopChild } from '../child-process.js';
+import { awaitReadyLine, stopChild } from '../child-process.js';
 import { packagePath } from '../package-root.js';
 
 export interface NodeServerProcess {
@@ -24,28 +23,31 @@ export async function startNodePolicyServer(args: readonly string[], readyTimeou
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const ready = await new Promise<{ endpoint: string; openpi_ws_port?: number }>((resolve, reject) => {
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`zetta serve-policy ${why}${stderr ? `:\n${stderr}` : ''}`));
-    };
-    const timer = setTimeout(() => fail(`was not ready within ${readyTimeoutMs} ms`), readyTimeoutMs);
-    child.once('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal})`));
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      try {
-        resolve(JSON.parse(line));
-      } catch {
-        fail(`printed "${line}" instead of its ready line`);
-      }
-    });
-  });
+  const ready = await awaitReadyLine(
+    child,
+    readyObject,
+    readyTimeoutMs,
+    (why) => new Error(`zetta serve-policy ${why}${stderr ? `:\n${stderr}` : ''}`),
+  );
   return {
     endpoint: ready.endpoint,
     openpiWsPort: ready.openpi_ws_port,
     process: child,
     stop: () => stopChild(child),
   };
+}
+
+interface ReadyObject {
+  readonly endpoint: string;
+  readonly openpi_ws_port?: number;
+}
+
+/** `serve-policy --json` prints one JSON object with its endpoints once it is listening. */
+function readyObject(line: string): ReadyObject | undefined {
+  try {
+    const parsed = JSON.parse(line) as Partial<ReadyObject>;
+    return typeof parsed.endpoint === 'string' ? (parsed as ReadyObject) : undefined;
+  } catch {
+    return undefined;
+  }
 }

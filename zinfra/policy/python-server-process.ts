@@ -3,7 +3,7 @@
 // wants a Python-hosted policy next to a Node process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { stopChild } from '../child-process.js';
+import { awaitReadyLine, stopChild } from '../child-process.js';
 import { packagePath } from '../package-root.js';
 
 /** Debian's interpreter sees python3-zmq/msgpack/numpy; a pyenv `python3` on the PATH may not. */
@@ -36,26 +36,13 @@ export async function startPythonPolicyServer(options: PythonServerOptions): Pro
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => fail(`did not print "ready" within ${options.readyTimeoutMs ?? 15_000} ms`), options.readyTimeoutMs ?? 15_000);
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`python policy server (${python}) ${why}${stderr ? `:\n${stderr}` : ''}`));
-    };
-    child.on('error', (err) => fail(`could not start: ${err.message}`));
-    child.on('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal})`));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^ready (\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve(m[1]!);
-      }
-    });
-  });
+  const readyTimeoutMs = options.readyTimeoutMs ?? 15_000;
+  const endpoint = await awaitReadyLine(
+    child,
+    (line) => /^ready (\S+)$/.exec(line)?.[1],
+    readyTimeoutMs,
+    (why) => new Error(`python policy server (${python}) ${why}${stderr ? `:\n${stderr}` : ''}`),
+  );
   return {
     endpoint,
     process: child,
