@@ -15,7 +15,6 @@ export { loadPerturbation, parsePerturbation } from './perturbation/load.js';
 export { builtinPerturbationNames, resolvePerturbation } from './perturbation/builtin.js';
 export { ScriptedExpert } from './expert/expert.js';
 export { evaluateExpert, runExpertEpisode, type ExpertEpisode, type ExpertSummary } from './expert/run.js';
-export { benchSim, type SimBenchOptions, type SimBenchResult } from './bench.js';
 
 import { TabletopEnv } from './tabletop/env.js';
 

@@ -1,7 +1,7 @@
-// `zetta bench critic`: see critic/bench.ts.
+// `zetta bench critic`: see bench/critic.ts.
 import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
 import { progress } from '../progress.js';
-import { benchCritic, type CriticBenchResult } from '../../critic/bench.js';
+import { benchCritic, type CriticBenchResult } from '../../bench/critic.js';
 
 const HELP = `usage: zetta bench critic [--rules N] [--frames N] [--iterations N] [--heap-steps N] [--batch N] [--seed N] [--json]
 

@@ -1,6 +1,6 @@
-// `zetta bench infra`: see zinfra/bench/infra.ts.
+// `zetta bench infra`: see bench/infra.ts.
 import { getTask } from '../../sim/index.js';
-import { benchInfra, type InfraBenchResult } from '../../zinfra/bench/infra.js';
+import { benchInfra, type InfraBenchResult } from '../../bench/infra.js';
 import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
 import { progress } from '../progress.js';
 

@@ -1,6 +1,6 @@
-// `zetta bench rollout`: see zinfra/bench/rollout.ts.
+// `zetta bench rollout`: see bench/rollout.ts.
 import { listTasks } from '../../sim/index.js';
-import { benchRollout, type RolloutBenchResult } from '../../zinfra/bench/rollout.js';
+import { benchRollout, type RolloutBenchResult } from '../../bench/rollout.js';
 import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
 import { progress } from '../progress.js';
 

@@ -1,7 +1,7 @@
-// `zetta bench transport`: see zinfra/bench/transport.ts.
+// `zetta bench transport`: see bench/transport.ts.
 import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
 import { progress } from '../progress.js';
-import { benchTransport, type TransportBenchResult } from '../../zinfra/bench/transport.js';
+import { benchTransport, type TransportBenchResult } from '../../bench/transport.js';
 
 const HELP = `usage: zetta bench transport [--iterations N] [--warmup N] [--no-python] [--json]
 

@@ -1,9 +1,9 @@
 // `zetta demos`: record scripted-expert demonstrations for the embedded base policy. Thin: flags
-// in, sim/demos does the work.
+// in, models/demos does the work.
 import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
 import { progress } from '../progress.js';
 import { SimInputError } from '../../sim/index.js';
-import { DEFAULT_NOISE_STD, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, type DemoSummary } from '../../sim/demos/index.js';
+import { DEFAULT_NOISE_STD, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, type DemoSummary } from '../../models/demos/index.js';
 
 const HELP = `usage: zetta demos --suite S|all [--tasks a,b] --episodes N --out DIR [--noise STD] [--keep-failed] [--json]
 
@@ -14,7 +14,7 @@ seed executes the expert's action, later visits execute it plus Gaussian noise o
 dimensions (DART), while the recorded label is always the clean expert action. Failed episodes
 are discarded and counted.
 
-Writes DIR/<task id>.npz per task (format: sim/demos/README.md) and DIR/demos.json.
+Writes DIR/<task id>.npz per task (format: models/demos/README.md) and DIR/demos.json.
   --suite S        spatial, object, goal, long, or all
   --tasks a,b      only these task ids of the suite
   --episodes N     episodes per task (e.g. 400 = 8 visits of each of 50 initial states)

@@ -1,8 +1,8 @@
 // `zetta serve-policy`: serve an ONNX policy over ZeroMQ (and optionally openpi's WebSocket) until interrupted.
 import { parseFlags, printJsonLine, intFlag, UsageError, type Command } from '../command.js';
 import { loadOnnxFile } from '../../zinfra/policy/open-policy.js';
-import { OpenpiWebsocketServer } from '../../zinfra/policy/openpi-ws-server.js';
-import { PolicyServer, DEFAULT_MAX_MESSAGE_BYTES } from '../../zinfra/policy/server.js';
+import { OpenpiWebsocketServer } from '../../zinfra/policy/openpi-ws/server.js';
+import { PolicyServer, DEFAULT_MAX_MESSAGE_BYTES } from '../../zinfra/policy/zmq/server.js';
 
 const HELP = `usage: zetta serve-policy --onnx FILE [--bind ENDPOINT] [--openpi-ws HOST:PORT]
                           [--max-batch N] [--max-wait-ms MS] [--max-message-bytes N] [--json]

@@ -3,7 +3,6 @@
 import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
 import { progress } from '../progress.js';
 import {
-  benchSim,
   builtinPerturbationNames,
   describePredicate,
   evaluateExpert,
@@ -16,6 +15,7 @@ import {
   TabletopEnv,
   type Perturbation,
 } from '../../sim/index.js';
+import { benchSim } from '../../bench/sim.js';
 
 const TASKS_HELP = `usage: zetta sim tasks [--json]
 

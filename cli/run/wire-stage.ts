@@ -2,13 +2,13 @@
 // ONNX server and by the Python shim (numpy); the same observations go through both over real
 // ZeroMQ sockets, and their action chunks must agree.
 import { join } from 'node:path';
-import { writeDemoMlp } from '../../zinfra/bench/demo-mlp.js';
-import { liberoObservation } from '../../zinfra/bench/libero-observation.js';
-import { summarize } from '../../zinfra/bench/stats.js';
-import { PolicyClient } from '../../zinfra/policy/client.js';
-import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
-import { startPythonPolicyServer } from '../../zinfra/policy/python-server-process.js';
-import { PolicyServer } from '../../zinfra/policy/server.js';
+import { writeDemoMlp } from '../../bench/demo-mlp.js';
+import { liberoObservation } from '../../bench/libero-observation.js';
+import { summarize } from '../../bench/stats.js';
+import { PolicyClient } from '../../zinfra/policy/zmq/client.js';
+import { OnnxPolicy } from '../../zinfra/policy/onnx/onnx-policy.js';
+import { startPythonPolicyServer } from '../../zinfra/policy/python-shim/python-server-process.js';
+import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
 import type { Observation } from '../../zinfra/protocol/ndarray.js';
 
 export interface WireStageResult {

@@ -1,5 +1,5 @@
 """Demonstrations → training arrays: reads the npz files `zetta demos` wrote (format in
-sim/demos/README.md) and builds action-chunk labels, as pi0.5-LIBERO is trained: the label of step t
+models/demos/README.md) and builds action-chunk labels, as pi0.5-LIBERO is trained: the label of step t
 is the expert's actions t .. t+H-1 of the same episode, padded with the episode's last action."""
 import hashlib
 import json

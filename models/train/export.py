@@ -1,4 +1,4 @@
-"""ONNX export in the layout zinfra/policy/onnx-policy.ts loads: inputs named after the observation
+"""ONNX export in the layout zinfra/policy/onnx/onnx-policy.ts loads: inputs named after the observation
 keys they read, a dynamic batch axis, output `actions` [batch, H, 7], and metadata_props."""
 import hashlib
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../zinfra/package-root.js';
-import { randomMlp, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';
+import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
 
 const run = promisify(execFile);
 const BIN = packagePath('bin', 'zetta.js');

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { benchCriticCommand } from '../../cli/commands/bench-critic.js';
-import { BENCH_RECOVERIES, makeWorkload } from '../../critic/bench-workload.js';
-import { NaiveCritic } from '../../critic/naive-interpreter.js';
+import { BENCH_RECOVERIES, makeWorkload } from '../../bench/critic-workload.js';
+import { NaiveCritic } from '../../bench/naive-interpreter.js';
 import { compileRules } from '../../critic/rules/compile.js';
 import { RULE_FIRED, RULE_UNKNOWN } from '../../critic/rules/compiled-rule.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';

@@ -2,9 +2,9 @@
 // A reset critic must behave exactly like a freshly built one — guards' windows included, in every
 // evaluation path (the rule table, the per-rule closures, and the closures-only fallback).
 import { describe, expect, it } from 'vitest';
-import { BENCH_RECOVERIES, makeWorkload, rng } from '../../critic/bench-workload.js';
+import { BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
-import { NaiveCritic } from '../../critic/naive-interpreter.js';
+import { NaiveCritic } from '../../bench/naive-interpreter.js';
 import { compileRules } from '../../critic/rules/compile.js';
 import { RULE_FIRED, RULE_HOLDING, RULE_INACTIVE, RULE_UNKNOWN, type CompiledRule } from '../../critic/rules/compiled-rule.js';
 import { RuleFileSchema, type Condition, type RuleFile, type RuleInput } from '../../critic/rules/schema.js';

@@ -3,7 +3,7 @@
 // (temporal.ts) bit for bit — margins included, NaN, ±Infinity and −0 too — across window sizes,
 // guards, NaN gaps and resets.
 import { describe, expect, it } from 'vitest';
-import { BENCH_RECOVERIES, makeWorkload, rng } from '../../critic/bench-workload.js';
+import { BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
 import { compileRules } from '../../critic/rules/compile.js';
 import { RuleFileSchema, type Condition, type RuleFile, type RuleInput } from '../../critic/rules/schema.js';

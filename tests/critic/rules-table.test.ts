@@ -2,7 +2,7 @@
 // status, same margin (bit for bit, NaN and −0 included), same proposals and NaN list, on every
 // step, for every shape the table evaluates and for the shapes it hands back to the closures.
 import { describe, expect, it } from 'vitest';
-import { BENCH_RECOVERIES, makeWorkload, rng } from '../../critic/bench-workload.js';
+import { BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
 import { compileRules, type RuleSet } from '../../critic/rules/compile.js';
 import { RULE_FIRED, RULE_UNKNOWN } from '../../critic/rules/compiled-rule.js';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { randomMlp, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';
+import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
 
 const BIN = join(process.cwd(), 'bin', 'zetta.js');
 const BUILT = join(process.cwd(), 'dist', 'cli', 'commands', 'evolve.js');

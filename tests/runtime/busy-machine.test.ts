@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNodePolicyServer, type NodeServerProcess } from '../../zinfra/bench/node-server-process.js';
+import { startNodePolicyServer, type NodeServerProcess } from '../../bench/node-server-process.js';
 import { stopChild } from '../../zinfra/child-process.js';
 import { packagePath } from '../../zinfra/package-root.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/trivial-policy.js';
+import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/trivial/trivial-policy.js';
 import { formatArms, formatArmsTable } from '../../zinfra/runtime/arms-table.js';
 import { summarize, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
 import { armRuns, combineArms, runGovernanceArms, type ArmRun, type ArmsPlan } from '../../zinfra/runtime/governance-arms.js';

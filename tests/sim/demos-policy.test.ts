@@ -4,8 +4,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTasks, TabletopEnv } from '../../sim/index.js';
-import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/policy-io.js';
-import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
+import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
+import { OnnxPolicy } from '../../zinfra/policy/onnx/onnx-policy.js';
 
 const MODEL = fileURLToPath(new URL('../../models/embedded-bc.onnx', import.meta.url));
 let policy: OnnxPolicy;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { demosCommand } from '../../cli/commands/demos.js';
-import { checkInitialStates, demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, recordEpisode, TaskDemos, taskSlots } from '../../sim/demos/index.js';
+import { checkInitialStates, demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, recordEpisode, TaskDemos, taskSlots } from '../../models/demos/index.js';
 import { ScriptedExpert, TabletopEnv } from '../../sim/index.js';
-import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/policy-io.js';
+import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
 import type { NdArray } from '../../zinfra/protocol/ndarray.js';
 
 const PYTHON = '/usr/bin/python3';

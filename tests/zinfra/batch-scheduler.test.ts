@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InferenceBatchScheduler } from '../../zinfra/policy/batch-scheduler.js';
+import { InferenceBatchScheduler } from '../../zinfra/policy/zmq/batch-scheduler.js';
 import { DeadlineExceeded, Overloaded } from '../../zinfra/policy/errors.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
 import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';

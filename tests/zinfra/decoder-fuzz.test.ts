@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Packr } from 'msgpackr';
 import { Dealer } from 'zeromq';
-import { PolicyServer } from '../../zinfra/policy/server.js';
+import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
 import { ProtocolError } from '../../zinfra/protocol/errors.js';
 import { decodeReply, decodeRequest, encodeMessage } from '../../zinfra/protocol/messages.js';
 import { f32, u8 } from '../../zinfra/protocol/ndarray.js';

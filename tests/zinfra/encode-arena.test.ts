@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '../../zinfra/protocol/codec.js';
 import { u8 } from '../../zinfra/protocol/ndarray.js';
-import { EncodeArena } from '../../zinfra/policy/encode-arena.js';
+import { EncodeArena } from '../../zinfra/policy/zmq/encode-arena.js';
 
 const message = (fill: number, bytes = 1000) => ({ type: 'x', image: u8([bytes], new Uint8Array(bytes).fill(fill)) });
 

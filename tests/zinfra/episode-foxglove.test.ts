@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { McapIndexedReader, McapStreamReader, type TypedMcapRecord } from '@mcap/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEnv } from '../../sim/index.js';
-import { TrivialPolicy } from '../../zinfra/policy/trivial-policy.js';
+import { TrivialPolicy } from '../../zinfra/policy/trivial/trivial-policy.js';
 import { DECOMPRESS_HANDLERS, compressionReady } from '../../zinfra/recording/chunk-compression.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';

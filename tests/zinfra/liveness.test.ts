@@ -5,10 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PolicyClient } from '../../zinfra/policy/client.js';
+import { PolicyClient } from '../../zinfra/policy/zmq/client.js';
 import { PolicyUnavailable } from '../../zinfra/policy/errors.js';
-import { Liveness } from '../../zinfra/policy/liveness.js';
-import { PolicyServer } from '../../zinfra/policy/server.js';
+import { Liveness } from '../../zinfra/policy/zmq/liveness.js';
+import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
 import { ScriptedPolicy, stateObservation } from '../support/scripted-policy.js';
 
 describe('Liveness', () => {

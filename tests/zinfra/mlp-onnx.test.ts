@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mlpForward, mlpOnnxBytes, mlpNpzBytes, randomMlp } from '../../zinfra/policy/mlp-onnx.js';
+import { mlpForward, mlpOnnxBytes, mlpNpzBytes, randomMlp } from '../../models/build/mlp-onnx.js';
 import { mulberry32 } from '../../zinfra/seeded-random.js';
-import { npyBytes } from '../../zinfra/policy/npz-writer.js';
-import { readOnnxModelProps } from '../../zinfra/policy/onnx-model-props.js';
-import { ProtoWriter } from '../../zinfra/policy/protobuf-writer.js';
+import { npyBytes } from '../../models/build/npz-writer.js';
+import { readOnnxModelProps } from '../../zinfra/policy/onnx/onnx-model-props.js';
+import { ProtoWriter } from '../../models/build/protobuf-writer.js';
 
 const PYTHON = '/usr/bin/python3';
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ndarray, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
-import { mlpForward, mlpOnnxBytes, randomMlp, type MlpWeights } from '../../zinfra/policy/mlp-onnx.js';
-import { OnnxPolicy, OnnxPolicyError, type OnnxFailure } from '../../zinfra/policy/onnx-policy.js';
-import { ProtoWriter } from '../../zinfra/policy/protobuf-writer.js';
+import { mlpForward, mlpOnnxBytes, randomMlp, type MlpWeights } from '../../models/build/mlp-onnx.js';
+import { OnnxPolicy, OnnxPolicyError, type OnnxFailure } from '../../zinfra/policy/onnx/onnx-policy.js';
+import { ProtoWriter } from '../../models/build/protobuf-writer.js';
 
 const KEY = 'observation/state';
 const dir = mkdtempSync(join(tmpdir(), 'zetta-onnx-policy-'));

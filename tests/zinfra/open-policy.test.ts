@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PolicyUnavailable } from '../../zinfra/policy/errors.js';
-import { randomMlp, writeMlpOnnx } from '../../zinfra/policy/mlp-onnx.js';
-import { OnnxPolicy } from '../../zinfra/policy/onnx-policy.js';
+import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
+import { OnnxPolicy } from '../../zinfra/policy/onnx/onnx-policy.js';
 import { openPolicy, PolicySpecError } from '../../zinfra/policy/open-policy.js';
-import { PolicyServer } from '../../zinfra/policy/server.js';
+import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
 
 describe('openPolicy(--policy spec)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-open-'));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { f32, u8, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
-import { OpenpiWebsocketPolicy } from '../../zinfra/policy/openpi-ws-policy.js';
+import { OpenpiWebsocketPolicy } from '../../zinfra/policy/openpi-ws/policy.js';
 
 export const PY = '/usr/bin/python3';
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/python');

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { decode, encode } from '../../zinfra/protocol/codec.js';
 import { f32, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
 import { RemoteError } from '../../zinfra/policy/errors.js';
-import { OpenpiWebsocketServer } from '../../zinfra/policy/openpi-ws-server.js';
+import { OpenpiWebsocketServer } from '../../zinfra/policy/openpi-ws/server.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
 import {
   cleanups,

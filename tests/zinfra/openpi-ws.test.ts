@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../zinfra/protocol/errors.js';
 import { isNdArray, type NdArray } from '../../zinfra/protocol/ndarray.js';
 import { DeadlineExceeded, PolicyUnavailable, RemoteError } from '../../zinfra/policy/errors.js';
-import { parseOpenpiUrl } from '../../zinfra/policy/openpi-ws-policy.js';
+import { parseOpenpiUrl } from '../../zinfra/policy/openpi-ws/policy.js';
 import {
   client,
   expectedActions,

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { randomMlp, writeMlpNpz } from '../../zinfra/policy/mlp-onnx.js';
-import { startPythonPolicyServer } from '../../zinfra/policy/python-server-process.js';
+import { randomMlp, writeMlpNpz } from '../../models/build/mlp-onnx.js';
+import { startPythonPolicyServer } from '../../zinfra/policy/python-shim/python-server-process.js';
 import { missing } from '../support/python-shim-harness.js';
 
 describe.skipIf(missing !== null)('the Python shim and its ipc socket file', () => {

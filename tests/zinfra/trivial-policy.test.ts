@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openPolicy, PolicySpecError } from '../../zinfra/policy/open-policy.js';
-import { TRIVIAL_POLICY_SPECS, TrivialPolicy, parseTrivialSpec } from '../../zinfra/policy/trivial-policy.js';
+import { TRIVIAL_POLICY_SPECS, TrivialPolicy, parseTrivialSpec } from '../../zinfra/policy/trivial/trivial-policy.js';
 import type { Observation } from '../../zinfra/protocol/ndarray.js';
 
 const observation = (x: number): Observation => ({

@@ -7,12 +7,12 @@
 //   null:open, null:closed, null:random:SEED       trivial policies, the controls of governance results
 import { existsSync, statSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
-import { PolicyClient } from './client.js';
+import { PolicyClient } from './zmq/client.js';
 import { PolicySpecError } from './errors.js';
-import { OnnxPolicy, OnnxPolicyError } from './onnx-policy.js';
-import { OpenpiWebsocketPolicy } from './openpi-ws-policy.js';
+import { OnnxPolicy, OnnxPolicyError } from './onnx/onnx-policy.js';
+import { OpenpiWebsocketPolicy } from './openpi-ws/policy.js';
 import type { Policy } from './policy.js';
-import { TrivialPolicy, parseTrivialSpec } from './trivial-policy.js';
+import { TrivialPolicy, parseTrivialSpec } from './trivial/trivial-policy.js';
 
 export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE | null:open | null:closed | null:random:SEED';
 

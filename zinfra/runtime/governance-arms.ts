@@ -5,7 +5,7 @@
 // recoveries solve tasks for a policy that does nothing shows up here as a strong critic-alone arm
 // and no synergy, however well "both" does.
 import { join } from 'node:path';
-import { TRIVIAL_POLICY_SPECS } from '../policy/trivial-policy.js';
+import { TRIVIAL_POLICY_SPECS } from '../policy/trivial/trivial-policy.js';
 import { attribute, type Attribution } from './attribution.js';
 import { evaluate, infraFailureReasons, type EvaluationOptions, type EvaluationPlan, type EvaluationResult } from './evaluation.js';
 import { openCritic, type CriticPlan } from './open-critic.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
-import { PolicyServer } from '../policy/server.js';
+import { PolicyServer } from '../policy/zmq/server.js';
 import type { EpisodeJob, EvaluationPlan } from './evaluation.js';
 import type { EpisodeOutcome } from './run-episode.js';
 

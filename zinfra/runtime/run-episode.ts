@@ -7,7 +7,7 @@
 import type { Env, Observation as EnvObservation } from '../../sim/env.js';
 import { SimPhysicsError, SimUnavailable } from '../../sim/errors.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
-import { PolicyObservationWriter } from '../../sim/policy-io.js';
+import { PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
 import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
 import type { Policy } from '../policy/policy.js';
 import type { Observation } from '../protocol/ndarray.js';

@@ -1,0 +1,78 @@
+// The throughput benchmark: a policy server that takes a fixed time per call for any batch up to 32
+// (a stand-in for a VLA on a GPU), driven in the same run by
+//   sequential — one simulator, one request at a time;
+//   runtime    — the rollout runtime: worker threads with several simulators each, one batching server;
+// and the runtime once more with the real ONNX policy and no added latency.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DelayedPolicy } from './delayed-policy.js';
+import { OnnxPolicy } from '../zinfra/policy/onnx/onnx-policy.js';
+import { evaluate, type EvaluationPlan } from '../zinfra/runtime/evaluation.js';
+import { benchPolicyModel } from './demo-mlp.js';
+
+export interface RolloutBenchOptions {
+  readonly latencyMs: number;
+  readonly tasks: readonly string[];
+  readonly sequentialEpisodes: number;
+  readonly runtimeEpisodes: number;
+  readonly workers: number;
+  readonly envsPerWorker: number;
+  /** Actions executed from each chunk before the policy is asked again (LIBERO's client: 5). */
+  readonly executeSteps: number;
+  readonly onProgress?: (phase: string, done: number, total: number) => void;
+}
+
+export interface RolloutBenchResult {
+  policy: string;
+  policy_latency_ms: number;
+  workers: number;
+  envs_per_worker: number;
+  execute_steps: number;
+  sequential_episodes: number;
+  sequential_episodes_per_min: number;
+  runtime_episodes: number;
+  runtime_episodes_per_min: number;
+  ratio: number;
+  mean_batch_size: number;
+  onnx_runtime_episodes_per_min: number;
+  onnx_mean_batch_size: number;
+}
+
+export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'zetta-rollout-bench-'));
+  try {
+    const { path, label } = benchPolicyModel(dir);
+    const plan = (episodes: number): EvaluationPlan => ({
+      tasks: options.tasks,
+      episodesPerTask: Math.max(1, Math.round(episodes / options.tasks.length)),
+      firstSeed: 1000,
+      policy: `onnx:${path}`,
+      executeSteps: options.executeSteps,
+    });
+    const delayed = new DelayedPolicy(await OnnxPolicy.load(path), options.latencyMs);
+    const progressOf = (phase: string) => (_o: unknown, done: number, total: number) => options.onProgress?.(phase, done, total);
+    const sequential = await evaluate(plan(options.sequentialEpisodes), { workers: 1, hostPolicy: delayed, onEpisode: progressOf('sequential') });
+    const pool = { workers: options.workers, envsPerWorker: options.envsPerWorker };
+    const runtime = await evaluate(plan(options.runtimeEpisodes), { ...pool, hostPolicy: delayed, onEpisode: progressOf('runtime') });
+    const onnx = await evaluate(plan(options.runtimeEpisodes), { ...pool, onEpisode: progressOf('runtime, onnx') });
+    await delayed.close();
+    return {
+      policy: label,
+      policy_latency_ms: options.latencyMs,
+      workers: options.workers,
+      envs_per_worker: options.envsPerWorker,
+      execute_steps: options.executeSteps,
+      sequential_episodes: sequential.outcomes.length,
+      sequential_episodes_per_min: sequential.episodesPerMinute,
+      runtime_episodes: runtime.outcomes.length,
+      runtime_episodes_per_min: runtime.episodesPerMinute,
+      ratio: runtime.episodesPerMinute / sequential.episodesPerMinute,
+      mean_batch_size: runtime.meanBatchSize ?? 1,
+      onnx_runtime_episodes_per_min: onnx.episodesPerMinute,
+      onnx_mean_batch_size: onnx.meanBatchSize ?? 1,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
