@@ -1,7 +1,22 @@
 // `zetta bench critic`: see bench/critic.ts.
-import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
-import { progress } from '../progress.js';
 import { benchCritic, type CriticBenchResult } from '../../bench/critic.js';
+import { printJsonLine, type Command } from '../command.js';
+import { flagHelp, printHelp } from '../flags/help.js';
+import { readFlags } from '../flags/read.js';
+import { batch, frames, heapSteps, iterations, json, rules, seed } from '../flags/table.js';
+import { progress } from '../progress.js';
+
+const FLAGS = {
+  rules: rules.with({ help: 'rules in the set; every operator appears' }).default(64),
+  frames: frames.default(4096),
+  iterations: iterations.with({ help: 'timed samples per implementation' }).default(20_000, '20000'),
+  heapSteps: heapSteps.default(1_000_000, '1000000'),
+  batch: batch.default(0, "1 unless one is near the timer's resolution"),
+  seed: seed.with({ metavar: 'N', help: 'workload seed' }).default(1),
+  json: json.with({
+    help: 'last line: {"rules", "p50_us", "p99_us", "baseline_p50_us", "ratio_p50",\n"heap_growth_bytes", "gc_events_during_check", "agree", "targets", ...}',
+  }),
+};
 
 const HELP = `usage: zetta bench critic [--rules N] [--frames N] [--iterations N] [--heap-steps N] [--batch N] [--seed N] [--json]
 
@@ -12,14 +27,7 @@ looks every feature up by name in a plain object), in the same run, over the sam
 Then an allocation check: the whole per-step critic path (fill → evaluate → decide → enforce →
 commit) for --heap-steps steps, with heap growth after a forced gc and the count of gcs during it.
 
-  --rules N        rules in the set (default 64; every operator appears)
-  --frames N       recorded frames (default 4096)
-  --iterations N   timed samples per implementation (default 20000)
-  --heap-steps N   steps of the allocation check (default 1000000)
-  --batch N        evaluations per timed sample (default: 1 unless one is near the timer's resolution)
-  --seed N         workload seed (default 1)
-  --json           last line: {"rules", "p50_us", "p99_us", "baseline_p50_us", "ratio_p50",
-                   "heap_growth_bytes", "gc_events_during_check", "agree", "targets", ...}
+${flagHelp(FLAGS)}
 
 Targets: ratio_p50 ≥ 10, p99_us ≤ 50, no heap growth.`;
 
@@ -28,32 +36,21 @@ export const benchCriticCommand: Command = {
   summary: 'critic per-action latency: compiled rules vs a naive interpreter; heap growth',
   help: HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      rules: { type: 'string' },
-      frames: { type: 'string' },
-      iterations: { type: 'string' },
-      'heap-steps': { type: 'string' },
-      batch: { type: 'string' },
-      seed: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const f = readFlags(argv, FLAGS);
+    if (f === 'help') return printHelp(HELP);
     const bar = progress('bench critic');
     const result = await benchCritic({
-      rules: intFlag(values.rules, 'rules', 64, 1),
-      frames: intFlag(values.frames, 'frames', 4096, 16),
-      iterations: intFlag(values.iterations, 'iterations', 20_000, 1),
-      heapSteps: intFlag(values['heap-steps'], 'heap-steps', 1_000_000, 0),
-      batch: intFlag(values.batch, 'batch', 0, 0),
-      seed: intFlag(values.seed, 'seed', 1, 0),
+      rules: f.rules,
+      frames: f.frames,
+      iterations: f.iterations,
+      heapSteps: f.heapSteps,
+      batch: f.batch,
+      seed: f.seed,
       onProgress: (done, total) => bar.update(done, total),
     });
     bar.done();
     process.stdout.write(`${formatTable(result)}\n`);
-    if (values.json) printJsonLine(result);
+    if (f.json) printJsonLine(result);
     return 0;
   },
 };

@@ -1,8 +1,19 @@
 // `zetta bench infra`: see bench/infra.ts.
-import { getTask } from '../../sim/index.js';
 import { benchInfra, type InfraBenchResult } from '../../bench/infra.js';
-import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
+import { printJsonLine, type Command } from '../command.js';
+import { flagHelp, printHelp } from '../flags/help.js';
+import { readFlags } from '../flags/read.js';
+import { task } from '../flags/scene.js';
+import { episodes, json, latencyMs, steps } from '../flags/table.js';
 import { progress } from '../progress.js';
+
+const FLAGS = {
+  latencyMs: latencyMs.with({ min: 1 }).default(60),
+  episodes: episodes.with({ help: 'episodes per arm' }).default(5),
+  steps: steps.default(100, '100; the zetta arm runs in real time: 5 s per 100'),
+  task: task.with({ help: 'the task' }).default('goal/lift_red_cube'),
+  json: json.with({ help: 'last line: {"policy_latency_ms", "sync_ms_per_action", "zetta_ms_per_action",\n"ratio", "late_chunks", ...}' }),
+};
 
 const HELP = `usage: zetta bench infra [--latency-ms MS] [--episodes N] [--steps N] [--task T] [--json]
 
@@ -13,45 +24,20 @@ embedded suite over ZeroMQ, twice in the same run:
           executes; a step with nothing ready holds, and is counted as a full period of waiting
 Reports the wait per action of each (median, p99, mean) and their ratio.
 
-  --latency-ms MS   time each policy call takes (default 60)
-  --episodes N      episodes per arm (default 5)
-  --steps N         steps per episode (default 100; the zetta arm runs in real time: 5 s per 100)
-  --task T          the task (default goal/lift_red_cube)
-  --json            last line: {"policy_latency_ms", "sync_ms_per_action", "zetta_ms_per_action",
-                    "ratio", "late_chunks", ...}`;
+${flagHelp(FLAGS)}`;
 
 export const benchInfraCommand: Command = {
   name: 'bench infra',
   summary: 'decision latency: blocking request per action vs the asynchronous pipeline',
   help: HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      'latency-ms': { type: 'string' },
-      episodes: { type: 'string' },
-      steps: { type: 'string' },
-      task: { type: 'string', default: 'goal/lift_red_cube' },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
-    try {
-      getTask(values.task!);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const f = readFlags(argv, FLAGS);
+    if (f === 'help') return printHelp(HELP);
     const bar = progress('bench infra');
-    const r = await benchInfra({
-      latencyMs: intFlag(values['latency-ms'], 'latency-ms', 60, 1),
-      episodes: intFlag(values.episodes, 'episodes', 5, 1),
-      steps: intFlag(values.steps, 'steps', 100, 1),
-      task: values.task!,
-      onProgress: (d, t) => bar.update(d, t),
-    });
+    const r = await benchInfra({ latencyMs: f.latencyMs, episodes: f.episodes, steps: f.steps, task: f.task, onProgress: (d, t) => bar.update(d, t) });
     bar.done();
     process.stdout.write(`${format(r)}\n`);
-    if (values.json) printJsonLine(r);
+    if (f.json) printJsonLine(r);
     return 0;
   },
 };

@@ -1,7 +1,19 @@
 // `zetta bench transport`: see bench/transport.ts.
-import { intFlag, parseFlags, printJsonLine, type Command } from '../command.js';
-import { progress } from '../progress.js';
 import { benchTransport, type TransportBenchResult } from '../../bench/transport.js';
+import { printJsonLine, type Command } from '../command.js';
+import { flagHelp, printHelp } from '../flags/help.js';
+import { readFlags } from '../flags/read.js';
+import { iterations, json, noPython, warmup } from '../flags/table.js';
+import { progress } from '../progress.js';
+
+const FLAGS = {
+  iterations: iterations.with({ help: 'measured round trips per transport' }).default(500),
+  warmup: warmup.with({ help: 'unmeasured round trips first' }).default(50),
+  noPython,
+  json: json.with({
+    help: 'last line: {"payload_bytes", "zmq_p50_us", "zmq_p99_us", "python_p50_us",\n"ws_p50_us", "ws_p99_us", "ratio_p50", "zmq_raw_p50_us", ...} with\nratio_p50 = ws_p50 / zmq_p50',
+  }),
+};
 
 const HELP = `usage: zetta bench transport [--iterations N] [--warmup N] [--no-python] [--json]
 
@@ -14,38 +26,25 @@ receives a (10, 7) action chunk, many times, through:
   zmq_raw   a bare ZeroMQ echo of the same request bytes, no Zetta code: the floor of this machine
 Rounds are interleaved so machine noise falls on all transports alike.
 
-  --iterations N   measured round trips per transport (default 500)
-  --warmup N       unmeasured round trips first (default 50)
-  --no-python      skip the Python shim
-  --json           last line: {"payload_bytes", "zmq_p50_us", "zmq_p99_us", "python_p50_us",
-                   "ws_p50_us", "ws_p99_us", "ratio_p50", "zmq_raw_p50_us", ...} with
-                   ratio_p50 = ws_p50 / zmq_p50`;
+${flagHelp(FLAGS)}`;
 
 export const benchTransportCommand: Command = {
   name: 'bench transport',
   summary: 'policy round trip over each transport',
   help: HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      iterations: { type: 'string' },
-      warmup: { type: 'string' },
-      'no-python': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
+    const f = readFlags(argv, FLAGS);
+    if (f === 'help') return printHelp(HELP);
     const bar = progress('bench transport');
     const result = await benchTransport({
-      iterations: intFlag(values.iterations, 'iterations', 500, 1),
-      warmup: intFlag(values.warmup, 'warmup', 50, 0),
-      python: !values['no-python'],
+      iterations: f.iterations,
+      warmup: f.warmup,
+      python: !f.noPython,
       onProgress: (done, total) => bar.update(done, total),
     });
     bar.done();
     process.stdout.write(`${formatTable(result)}\n`);
-    if (values.json) printJsonLine(withoutSummaries(result));
+    if (f.json) printJsonLine(withoutSummaries(result));
     return 0;
   },
 };

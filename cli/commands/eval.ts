@@ -1,16 +1,51 @@
 // `zetta eval`: success of a policy on the embedded suite, per task with a Wilson 95% interval, and
 // with --arms the three governance arms of a critic (eval-arms.ts).
 import { join, resolve } from 'node:path';
-import { getTask, listTasks, resolvePerturbation, type SuiteName } from '../../sim/index.js';
+import { getTask, listTasks, type SuiteName } from '../../sim/index.js';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
-import { POLICY_SPEC_HELP, checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
+import { checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
 import { evaluate, infraFailureReasons, type EvaluationPlan, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
-import { criticLabel, openCritic, resolveCriticSpec, type CriticPlan } from '../../zinfra/runtime/open-critic.js';
-import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
+import { printJsonLine, UsageError, type Command } from '../command.js';
+import { critic, policy, skills } from '../flags/governance.js';
+import { flagHelp, printHelp } from '../flags/help.js';
+import { readFlags } from '../flags/read.js';
+import { perturb } from '../flags/scene.js';
+import { arms, envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, suite, tasks, workers } from '../flags/table.js';
 import { progress } from '../progress.js';
 import { runArmsCommand } from './eval-arms.js';
 
 const SUITES = ['spatial', 'object', 'goal', 'long', 'all'] as const;
+
+const FLAGS = {
+  suite,
+  tasks,
+  perturb,
+  episodes: episodes.default(50),
+  seed: seed.with({ help: 'first seed; episode i uses S + i' }).default(1000, '1000, disjoint from training seeds'),
+  policy,
+  critic,
+  skills,
+  workers: workers.default(1),
+  envsPerWorker: envsPerWorker
+    .with({ help: 'simulators stepping concurrently in each worker; with more than one simulator in\nall, a local policy is served to them by one batching server' })
+    .default(1),
+  executeSteps: executeSteps.default(5),
+  arms,
+  out: out.with({ help: 'where episodes and eval.json go', defaultNote: 'runs/eval-<timestamp>' }),
+  noRecord,
+  json: json.with({
+    help: [
+      'last line: {"suite", "perturbation", "episodes_per_task", "tasks": {NAME:',
+      '{"success", "episodes", "physics_divergences"}}, "macro_success",',
+      '"unmodified_policy_share", "unmodified_policy_share_in_successes",',
+      '"successes_without_recovery", "milestones_during_recovery", "physics_divergences",',
+      '"infra_failures", "infra_retries", "critic", "recoveries"}; with --arms: {"arms": {"policy_alone",',
+      '"critic_alone", "both"} (each with its "attribution"), "controls", "tasks": {NAME:',
+      '{"policy_alone", "critic_alone", "both", "synergy"}}, "macro"}, every figure as',
+      '{"value", "ci95"}',
+    ].join('\n'),
+  }),
+};
 
 const HELP = `usage: zetta eval --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
                   [--policy SPEC] [--critic none|default|FILE] [--skills none] [--workers K] [--envs-per-worker E]
@@ -26,38 +61,7 @@ divergence is a task failure; lost or overloaded policy servers are infrastructu
 episode is run again at the same seed (twice at most, counted as infra retries), and one that still
 fails leaves the success denominator, with its reason printed under the table.
 
-  --suite S            ${SUITES.join(' | ')}
-  --tasks a,b          only these tasks (ids as \`zetta sim tasks\` lists them)
-  --perturb FILE|NAME  a perturbation file, or a shipped one (sim/perturbations/NAME.json); default nominal
-  --episodes N         episodes per task (default 50)
-  --seed S             first seed; episode i uses S + i (default 1000, disjoint from training seeds)
-  --policy SPEC        ${POLICY_SPEC_HELP} (default embedded)
-  --critic C           the runtime critic: none (default), default (the bundle shipped for the
-                       embedded suite, critic/bundles/default), or a bundle directory / manifest
-                       file. The embedded suite authorizes the privileged features bundles read.
-  --skills none        promoted skills (only none until skills land)
-  --workers K          worker threads (default 1)
-  --envs-per-worker E  simulators stepping concurrently in each worker (default 1); with more than
-                       one simulator in all, a local policy is served to them by one batching server
-  --execute-steps k    actions executed per chunk before replanning (default 5)
-  --arms               governance arms at the same seeds (needs --critic): the policy alone, the
-                       critic alone (each trivial policy null:open, null:closed, null:random:0 under
-                       the critic; per task the best counts) and both; prints per task and macro
-                       synergy = both − max(policy alone, critic alone) with paired bootstrap 95%
-                       intervals, and per arm the policy's unmodified share of executed steps (all,
-                       and in successes), successes without recovery, milestones reached during
-                       recovery, physics divergences. Writes DIR/arms.json (episodes under
-                       DIR/episodes/<arm>/); progress per arm on stderr
-  --out DIR            where episodes and eval.json go (default runs/eval-<timestamp>)
-  --no-record          do not record episodes
-  --json               last line: {"suite", "perturbation", "episodes_per_task", "tasks": {NAME:
-                       {"success", "episodes", "physics_divergences"}}, "macro_success",
-                       "unmodified_policy_share", "unmodified_policy_share_in_successes",
-                       "successes_without_recovery", "milestones_during_recovery", "physics_divergences",
-                       "infra_failures", "infra_retries", "critic", "recoveries"}; with --arms: {"arms": {"policy_alone",
-                       "critic_alone", "both"} (each with its "attribution"), "controls", "tasks": {NAME:
-                       {"policy_alone", "critic_alone", "both", "synergy"}}, "macro"}, every figure as
-                       {"value", "ci95"}`;
+${flagHelp(FLAGS)}`;
 
 function selectTasks(suite: string | undefined, tasks: string | undefined): string[] {
   if (tasks) {
@@ -74,73 +78,42 @@ function selectTasks(suite: string | undefined, tasks: string | undefined): stri
   return (suite === 'all' ? listTasks() : listTasks(suite as SuiteName)).map((t) => t.id);
 }
 
-function requireNone(flag: string, value: string | undefined): void {
-  if (value !== undefined && value !== 'none') {
-    throw new UsageError(`--${flag} ${value}: only "none" is available in this version of zetta`);
-  }
-}
-
 export const evalCommand: Command = {
   name: 'eval',
   summary: 'success rate of a policy on the embedded suite, per task with Wilson intervals',
   help: HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      suite: { type: 'string' },
-      tasks: { type: 'string' },
-      perturb: { type: 'string' },
-      episodes: { type: 'string' },
-      seed: { type: 'string' },
-      policy: { type: 'string', default: 'embedded' },
-      critic: { type: 'string' },
-      skills: { type: 'string' },
-      workers: { type: 'string' },
-      'envs-per-worker': { type: 'string' },
-      'execute-steps': { type: 'string' },
-      arms: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      'no-record': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) {
-      process.stdout.write(`${HELP}\n`);
-      return 0;
-    }
-    if (values.arms && (values.critic === undefined || values.critic === 'none')) {
+    const f = readFlags(argv, FLAGS);
+    if (f === 'help') return printHelp(HELP);
+    if (f.arms && !f.critic) {
       // One line, no hint: the fix is in the message.
       process.stderr.write('zetta eval: --arms needs --critic C (the bundle whose governance is measured, e.g. --critic default)\n');
       return 2;
     }
-    const tasks = selectTasks(values.suite, values.tasks);
-    requireNone('skills', values.skills);
-    const critic = loadCriticFlag(values.critic);
-    const perturbation = values.perturb ? loadPerturbationFlag(values.perturb) : undefined;
-    const episodes = intFlag(values.episodes, 'episodes', 50, 1);
-    const out = resolve(values.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+    const outDir = resolve(f.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const plan: EvaluationPlan = {
-      tasks,
-      episodesPerTask: episodes,
-      firstSeed: intFlag(values.seed, 'seed', 1000, 0),
-      perturbation,
-      policy: values.policy!,
-      executeSteps: intFlag(values['execute-steps'], 'execute-steps', 5, 1),
-      recordDir: values['no-record'] ? undefined : join(out, 'episodes'),
-      critic: critic?.plan,
+      tasks: selectTasks(f.suite, f.tasks),
+      episodesPerTask: f.episodes,
+      firstSeed: f.seed,
+      perturbation: f.perturb?.spec,
+      policy: f.policy,
+      executeSteps: f.executeSteps,
+      recordDir: f.noRecord ? undefined : join(outDir, 'episodes'),
+      critic: f.critic?.plan,
     };
-    const workers = intFlag(values.workers, 'workers', 1, 1);
-    const envsPerWorker = intFlag(values['envs-per-worker'], 'envs-per-worker', 1, 1);
-    const suite = values.suite ?? 'custom';
+    const suiteLabel = f.suite ?? 'custom';
     // A server that is not there is said now, in one line, not from inside a worker.
     if (isRemotePolicySpec(plan.policy)) await checkPolicy(plan.policy);
-    if (values.arms) {
-      return runArmsCommand({ ...plan, critic: critic!.plan }, { workers, envsPerWorker, out, json: values.json!, suite, criticLabel: critic!.label });
+    if (f.arms) {
+      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: f.critic!.label };
+      return runArmsCommand({ ...plan, critic: f.critic!.plan }, options);
     }
-    const result = await evaluateWithProgress(plan, workers, envsPerWorker);
-    const report = { ...toReport(suite, values.perturb ?? 'nominal', episodes, result), critic: critic?.label ?? 'none' };
-    writeJsonAtomic(join(out, 'eval.json'), { ...report, episodes: result.outcomes });
+    const result = await evaluateWithProgress(plan, f.workers, f.envsPerWorker);
+    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: f.critic?.label ?? 'none' };
+    writeJsonAtomic(join(outDir, 'eval.json'), { ...report, episodes: result.outcomes });
     process.stdout.write(`${formatTable(result)}\n`);
-    process.stderr.write(`episodes and eval.json in ${out}\n`);
-    if (values.json) printJsonLine(report);
+    process.stderr.write(`episodes and eval.json in ${outDir}\n`);
+    if (f.json) printJsonLine(report);
     return 0;
   },
 };
@@ -160,24 +133,6 @@ async function evaluateWithProgress(plan: EvaluationPlan, workers: number, envsP
   });
   bar.done();
   return result;
-}
-
-/** Resolves and loads the bundle here, so a bad one is a usage error before any episode runs. */
-function loadCriticFlag(value: string | undefined): { plan: CriticPlan; label: string } | undefined {
-  try {
-    const plan = resolveCriticSpec(value);
-    return plan ? { plan, label: criticLabel(openCritic(plan)) } : undefined;
-  } catch (err) {
-    throw new UsageError(`--critic ${value}: ${(err as Error).message}`);
-  }
-}
-
-function loadPerturbationFlag(value: string) {
-  try {
-    return resolvePerturbation(value);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }
 
 function toReport(suite: string, perturbation: string, episodesPerTask: number, r: EvaluationResult) {

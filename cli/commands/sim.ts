@@ -1,56 +1,62 @@
 // `zetta sim …`: the embedded simulator from the command line (tasks, reset digests, the scripted
 // expert) and `zetta bench sim`. Thin: flags in, sim/ does the work.
-import { intFlag, parseFlags, printJsonLine, UsageError, type Command } from '../command.js';
+import { benchSim, DEFAULT_BENCH_TASK } from '../../bench/sim.js';
+import { describePredicate, evaluateExpert, listTasks, milestoneNames, PerturbationError, SimInputError, SUITE_MAX_STEPS, TabletopEnv } from '../../sim/index.js';
+import { printJsonLine, UsageError, type Command } from '../command.js';
+import { flagHelp, printHelp } from '../flags/help.js';
+import { readFlags } from '../flags/read.js';
+import { perturb, task, taskOrAll } from '../flags/scene.js';
+import { actions, episodes, firstSeed, json, seed, warmup } from '../flags/table.js';
 import { progress } from '../progress.js';
-import {
-  builtinPerturbationNames,
-  describePredicate,
-  evaluateExpert,
-  listTasks,
-  milestoneNames,
-  PerturbationError,
-  resolvePerturbation,
-  SimInputError,
-  SUITE_MAX_STEPS,
-  TabletopEnv,
-  type Perturbation,
-} from '../../sim/index.js';
-import { benchSim } from '../../bench/sim.js';
+
+const TASKS_FLAGS = { json: json.with({ help: 'last line: {"tasks": [{"id", "suite", "instruction", "max_steps", "goal", "milestones"}]}' }) };
 
 const TASKS_HELP = `usage: zetta sim tasks [--json]
 
 Lists the suites (spatial, object, goal, long), their tasks, instructions, goal predicates and
 milestones.
-  --json   last line: {"tasks": [{"id", "suite", "instruction", "max_steps", "goal", "milestones"}]}`;
+${flagHelp(TASKS_FLAGS)}`;
+
+const DIGEST_FLAGS = {
+  task: task.required(),
+  seed: seed.with({ help: 'episode seed, an integer ≥ 0' }).required(),
+  perturb,
+  json: json.with({ help: 'last line: {"resetDigest": "…", "task", "seed"}' }),
+};
 
 const DIGEST_HELP = `usage: zetta sim digest --task T --seed S [--perturb FILE|NAME] [--json]
 
 Resets the embedded simulator and prints the episode's reset digest: sha256 of the scene, the
 initial state and every sampled perturbation value. The same (task, seed, perturbation) always
 gives the same digest.
-  --task T         a task id (see zetta sim tasks)
-  --seed S         episode seed, an integer ≥ 0
-  --perturb FILE   a perturbation JSON file, or a built-in name (${builtinPerturbationNames().join(', ')})
-  --json           last line: {"resetDigest": "…", "task", "seed"}`;
+${flagHelp(DIGEST_FLAGS)}`;
+
+const EXPERT_FLAGS = {
+  task: taskOrAll.required(),
+  episodes: episodes.default(50),
+  firstSeed: firstSeed.with({ help: 'first seed' }).default(0),
+  perturb,
+  json: json.with({ help: 'last line: {"tasks": [{"task", "episodes", "successes", "success_rate", "mean_steps", "failed_seeds"}]}' }),
+};
 
 const EXPERT_HELP = `usage: zetta sim expert --task T [--episodes N] [--first-seed S] [--perturb FILE|NAME] [--json]
 
 Runs the scripted expert (a phase controller that reads privileged state) for N episodes with
 seeds S, S+1, … and reports its success rate. Progress goes to stderr on a terminal.
-  --task T         a task id, or "all" for every task
-  --episodes N     episodes per task (default 50)
-  --first-seed S   first seed (default 0)
-  --perturb FILE   a perturbation JSON file, or a built-in name
-  --json           last line: {"tasks": [{"task", "episodes", "successes", "success_rate", "mean_steps", "failed_seeds"}]}`;
+${flagHelp(EXPERT_FLAGS)}`;
+
+const BENCH_FLAGS = {
+  actions: actions.default(4000),
+  warmup: warmup.with({ help: 'unmeasured steps first' }).default(300),
+  task: task.with({ help: 'the scene' }).default(DEFAULT_BENCH_TASK),
+  json: json.with({ help: 'last line: {"actions_per_s", "physics_steps_per_s", "median_us", "p99_us", …}' }),
+};
 
 const BENCH_HELP = `usage: zetta bench sim [--actions N] [--warmup N] [--task T] [--json]
 
 Steps the embedded simulator on a pick-and-place scene (the scripted expert drives it, so grasps
 and contacts are real) and times env.step alone, on one core.
-  --actions N   measured control steps (default 4000)
-  --warmup N    unmeasured steps first (default 300)
-  --task T      the scene (default spatial/left_cube_in_bowl)
-  --json        last line: {"actions_per_s", "physics_steps_per_s", "median_us", "p99_us", …}`;
+${flagHelp(BENCH_FLAGS)}`;
 
 const HELP = `usage: zetta sim <tasks|digest|expert> [flags]
 
@@ -70,22 +76,13 @@ async function asUsage<T>(f: () => Promise<T> | T): Promise<T> {
   }
 }
 
-function requireFlag(value: string | undefined, name: string): string {
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function perturbationFlag(value: string | undefined): Perturbation | undefined {
-  return value === undefined ? undefined : resolvePerturbation(value);
-}
-
 const tasksCommand: Command = {
   name: 'sim tasks',
   summary: 'list suites and tasks',
   help: TASKS_HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, { json: { type: 'boolean', default: false } });
-    if (values.help) return printHelp(TASKS_HELP);
+    const f = readFlags(argv, TASKS_FLAGS);
+    if (f === 'help') return printHelp(TASKS_HELP);
     const tasks = listTasks().map((t) => ({
       id: t.id,
       suite: t.suite,
@@ -100,7 +97,7 @@ const tasksCommand: Command = {
         process.stdout.write(`  ${t.id.padEnd(42)} ${t.instruction}\n${' '.repeat(45)}goal: ${t.goal.join(' ∧ ')}\n`);
       }
     }
-    if (values.json) printJsonLine({ tasks });
+    if (f.json) printJsonLine({ tasks });
     return 0;
   },
 };
@@ -110,25 +107,18 @@ const digestCommand: Command = {
   summary: 'reset digest of (task, seed, perturbation)',
   help: DIGEST_HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      task: { type: 'string' },
-      seed: { type: 'string' },
-      perturb: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) return printHelp(DIGEST_HELP);
-    const task = requireFlag(values.task, 'task');
-    const seed = intFlag(requireFlag(values.seed, 'seed'), 'seed', 0, 0);
+    const f = readFlags(argv, DIGEST_FLAGS);
+    if (f === 'help') return printHelp(DIGEST_HELP);
+    const perturbation = f.perturb?.spec;
     const result = await asUsage(async () => {
-      const perturbation = perturbationFlag(values.perturb);
       const env = await TabletopEnv.create();
       try {
-        return env.resetSync({ task, seed, ...(perturbation ? { perturbation } : {}) });
+        return env.resetSync({ task: f.task, seed: f.seed, ...(perturbation ? { perturbation } : {}) });
       } finally {
         env.closeSync();
       }
     });
-    if (values.json) printJsonLine({ resetDigest: result.info.resetDigest, task, seed });
+    if (f.json) printJsonLine({ resetDigest: result.info.resetDigest, task: f.task, seed: f.seed });
     else process.stdout.write(`${result.info.resetDigest}\n`);
     return 0;
   },
@@ -139,35 +129,32 @@ const expertCommand: Command = {
   summary: 'run the scripted expert',
   help: EXPERT_HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      task: { type: 'string' },
-      episodes: { type: 'string' },
-      'first-seed': { type: 'string' },
-      perturb: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) return printHelp(EXPERT_HELP);
-    const taskFlag = requireFlag(values.task, 'task');
-    const episodes = intFlag(values.episodes, 'episodes', 50, 1);
-    const firstSeed = intFlag(values['first-seed'], 'first-seed', 0, 0);
+    const f = readFlags(argv, EXPERT_FLAGS);
+    if (f === 'help') return printHelp(EXPERT_HELP);
+    const perturbation = f.perturb?.spec;
     const summaries = await asUsage(async () => {
-      const perturbation = perturbationFlag(values.perturb);
-      const ids = taskFlag === 'all' ? listTasks().map((t) => t.id) : [taskFlag];
+      const ids = f.task === 'all' ? listTasks().map((t) => t.id) : [f.task];
       const env = await TabletopEnv.create();
       try {
-        return ids.map((task) => {
-          const bar = progress(`expert ${task}`);
-          const s = evaluateExpert(env, { task, episodes, firstSeed, ...(perturbation ? { perturbation } : {}), onEpisode: (_e, i) => bar.update(i + 1, episodes) });
+        return ids.map((id) => {
+          const bar = progress(`expert ${id}`);
+          const s = evaluateExpert(env, {
+            task: id,
+            episodes: f.episodes,
+            firstSeed: f.firstSeed,
+            ...(perturbation ? { perturbation } : {}),
+            onEpisode: (_e, i) => bar.update(i + 1, f.episodes),
+          });
           bar.done();
           const pct = (100 * s.successRate).toFixed(1);
-          process.stdout.write(`${task.padEnd(42)} ${s.successes}/${s.episodes} (${pct}%)  mean steps ${s.meanSteps.toFixed(1)}${s.failedSeeds.length ? `  failed seeds ${s.failedSeeds.join(',')}` : ''}\n`);
+          process.stdout.write(`${id.padEnd(42)} ${s.successes}/${s.episodes} (${pct}%)  mean steps ${s.meanSteps.toFixed(1)}${s.failedSeeds.length ? `  failed seeds ${s.failedSeeds.join(',')}` : ''}\n`);
           return s;
         });
       } finally {
         env.closeSync();
       }
     });
-    if (values.json) {
+    if (f.json) {
       printJsonLine({
         tasks: summaries.map((s) => ({ task: s.task, episodes: s.episodes, successes: s.successes, success_rate: s.successRate, mean_steps: s.meanSteps, failed_seeds: s.failedSeeds })),
       });
@@ -199,22 +186,10 @@ export const benchSimCommand: Command = {
   summary: 'embedded simulator: control steps/s and physics steps/s on a pick-and-place scene',
   help: BENCH_HELP,
   async run(argv) {
-    const { values } = parseFlags(argv, {
-      actions: { type: 'string' },
-      warmup: { type: 'string' },
-      task: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
-    if (values.help) return printHelp(BENCH_HELP);
+    const f = readFlags(argv, BENCH_FLAGS);
+    if (f === 'help') return printHelp(BENCH_HELP);
     const bar = progress('bench sim');
-    const r = await asUsage(() =>
-      benchSim({
-        actions: intFlag(values.actions, 'actions', 4000, 1),
-        warmup: intFlag(values.warmup, 'warmup', 300, 0),
-        ...(values.task ? { task: values.task } : {}),
-        onProgress: (done, total) => bar.update(done, total),
-      }),
-    );
+    const r = await asUsage(() => benchSim({ actions: f.actions, warmup: f.warmup, task: f.task, onProgress: (done, total) => bar.update(done, total) }));
     bar.done();
     process.stdout.write(
       [
@@ -223,12 +198,7 @@ export const benchSimCommand: Command = {
         `  ${r.actions_per_s.toFixed(0)} actions/s, ${r.physics_steps_per_s.toFixed(0)} physics steps/s (20 Hz real time is 20 actions/s)`,
       ].join('\n') + '\n',
     );
-    if (values.json) printJsonLine(r);
+    if (f.json) printJsonLine(r);
     return 0;
   },
 };
-
-function printHelp(text: string): number {
-  process.stdout.write(`${text}\n`);
-  return 0;
-}

@@ -1,7 +1,6 @@
 // The final table of `zetta run`, for stdout: one line per stage with its verdict and headline
 // figures, so `zetta run | tee log` keeps the result (progress and stage lines go to stderr).
-import { armsLine, signedPoints } from './governance-stage.js';
-import type { RunReport } from './report.js';
+import { armsLine, signedPoints, type RunReport } from '../../experiments/run/index.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
 const verdict = (s: { ok: boolean } | undefined) => (s ? (s.ok ? 'ok    ' : 'FAILED') : 'skipped');

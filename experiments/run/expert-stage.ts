@@ -1,4 +1,5 @@
-// Stage of `zetta run`: the scripted expert on every task, the upper bound the report compares to.
+// Stage of the run experiment (`zetta run`): the scripted expert on every task, the upper bound the
+// report compares to.
 import { createEnv, evaluateExpert, listTasks, type TabletopEnv } from '../../sim/index.js';
 import { wilson } from '../../zinfra/runtime/success-rate.js';
 

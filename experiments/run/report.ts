@@ -1,8 +1,12 @@
-// The report of `zetta run`: the JSON every stage writes into, and a Markdown rendering for people.
+// The report of a run (`zetta run`): the JSON every stage writes into, a Markdown rendering for
+// people, and writing both.
+import { join } from 'node:path';
+import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import type { BaselineStageResult } from './baseline-stage.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
-import { governanceSection, type GovernanceStageResult } from './governance-stage.js';
+import type { GovernanceStageResult } from './governance-stage.js';
+import { governanceSection } from './governance-text.js';
 import type { WireStageResult } from './wire-stage.js';
 
 export interface RunReport {
@@ -71,4 +75,12 @@ function evolutionSection(e: EvolutionStageResult): string[] {
     `Campaign ${e.campaign.campaign_id.slice(0, 12)} on ${e.task} under ${e.perturbation} (policy + default critic: ${pct(e.parent_rate)} in the governance stage), ${e.campaign.generations} generation(s): ${verdict}. Report: \`${e.campaign.report}\`.`,
     '',
   ];
+}
+
+/** Writes report.json and report.md under `r.out`, each atomically: a reader never sees half a file. */
+export function saveReport(r: RunReport): { json: string; markdown: string } {
+  const files = { json: join(r.out, 'report.json'), markdown: join(r.out, 'report.md') };
+  writeJsonAtomic(files.json, r);
+  writeFileAtomic(files.markdown, renderMarkdown(r));
+  return files;
 }

@@ -1,6 +1,7 @@
-// Stage of `zetta run`: one evolution campaign on the pair (task, perturbation) where the base policy
-// with the default critic does worst; its held-out gate (paired seeds, exact McNemar at α over the
-// generations) chooses, and fresh confirmation seeds judge whatever it promotes.
+// Stage of the run experiment (`zetta run`): one evolution campaign on the pair (task,
+// perturbation) where the base policy with the default critic does worst; its held-out gate (paired
+// seeds, exact McNemar at α over the generations) chooses, and fresh confirmation seeds judge
+// whatever it promotes.
 import { join } from 'node:path';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/index.js';

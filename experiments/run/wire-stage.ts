@@ -1,6 +1,6 @@
-// Stage of `zetta run`: the policy wire, end to end. One set of MLP weights is served by the Node
-// ONNX server and by the Python shim (numpy); the same observations go through both over real
-// ZeroMQ sockets, and their action chunks must agree.
+// Stage of the run experiment (`zetta run`): the policy wire, end to end. One set of MLP weights is
+// served by the Node ONNX server and by the Python shim (numpy); the same observations go through
+// both over real ZeroMQ sockets, and their action chunks must agree.
 import { join } from 'node:path';
 import { writeDemoMlp } from '../../bench/demo-mlp.js';
 import { liberoObservation } from '../../bench/libero-observation.js';

@@ -1,10 +1,10 @@
-// Stage of `zetta run`: governance, measured. Under each perturbation, at the same seeds, the frozen
-// base policy alone, the default critic alone (the best trivial policy per task under it) and both;
-// synergy = both − max(policy alone, critic alone) is the headline. A critic that does the task for
-// a policy that does nothing shows up here as a strong critic-alone arm and no synergy.
+// Stage of the run experiment (`zetta run`): governance, measured. Under each perturbation, at the
+// same seeds, the frozen base policy alone, the default critic alone (the best trivial policy per
+// task under it) and both; synergy = both − max(policy alone, critic alone) is the headline. A
+// critic that does the task for a policy that does nothing shows up here as a strong critic-alone
+// arm and no synergy.
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
-import { formatArmsTable } from '../../zinfra/runtime/arms-table.js';
 import { runGovernanceArms, type ArmReport, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { infraProblems, type StageOptions } from './baseline-stage.js';
@@ -78,27 +78,4 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
 function armRuns(a: GovernanceArms): [string, ArmReport][] {
   const controls = Object.entries(a.controls).map(([c, r]): [string, ArmReport] => [`critic alone (${c})`, r]);
   return [['policy alone', a.arms.policy], ...controls, ['both', a.arms.both]];
-}
-
-/** A synergy (a difference of rates) in signed percentage points: +21.8, −3.0. */
-export const signedPoints = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : 'n/a');
-
-/** One perturbation on one line: the arms' macro success and synergy with its interval. */
-export function armsLine(condition: string, a: GovernanceArms): string {
-  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
-  const m = a.macro;
-  return `${condition.padEnd(20)} policy ${pct(m.policy.value)}  critic alone ${pct(m.critic.value)}  both ${pct(m.both.value)}  synergy ${signedPoints(m.synergy.value)} [${signedPoints(m.synergy.low)}, ${signedPoints(m.synergy.high)}]`;
-}
-
-/** The Markdown of the stage: one arms table per perturbation and the mean synergy. */
-export function governanceSection(g: GovernanceStageResult): string[] {
-  const pts = (x: number) => `${signedPoints(x)} points`;
-  const lines = [
-    '## Governance: policy alone, critic alone, both',
-    '',
-    `Policy \`${g.policy}\`, critic \`${g.critic}\`, ${g.episodes_per_task} episodes per task at the same seeds in every arm. Critic alone is the best of the trivial policies (null:open, null:closed, null:random:0) under the same bundle, per task. **Mean synergy over the perturbations: ${pts(g.mean_synergy)}.** Infrastructure: ${g.infra_retries} episode(s) re-run at the same seed, ${g.infra_failures} lost.`,
-    '',
-  ];
-  for (const [condition, arms] of Object.entries(g.conditions)) lines.push(`### ${condition}`, '', formatArmsTable(arms), '');
-  return lines;
 }

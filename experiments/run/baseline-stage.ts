@@ -1,6 +1,6 @@
-// Stages of `zetta run`: the frozen embedded base policy on every task, on nominal scenes and under
-// the LIBERO-Pro-style perturbations, on the rollout runtime — alone (the "before" of the report),
-// then governed by the default runtime critic.
+// Stages of the run experiment (`zetta run`): the frozen embedded base policy on every task, on
+// nominal scenes and under the LIBERO-Pro-style perturbations, on the rollout runtime — alone (the
+// "before" of the report), then governed by the default runtime critic.
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
 import { evaluate, infraFailureReasons } from '../../zinfra/runtime/evaluation.js';

@@ -1,8 +1,8 @@
 // zetta run says why a stage failed: infrastructure failures with their reasons and counts, in
 // report.md and in the stage's result.
 import { describe, expect, it } from 'vitest';
-import { infraProblems, type BaselineStageResult } from '../../cli/run/baseline-stage.js';
-import { renderMarkdown, type RunReport } from '../../cli/run/report.js';
+import { infraProblems, type BaselineStageResult } from '../../experiments/run/baseline-stage.js';
+import { renderMarkdown, type RunReport } from '../../experiments/run/report.js';
 
 describe('a failed zetta run stage', () => {
   it('names the episodes lost to the infrastructure, each reason with its count', () => {

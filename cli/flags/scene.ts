@@ -1,0 +1,20 @@
+// Flags that name something in the simulator: a task, a perturbation. Their values are checked
+// against sim/ here, so a typo is a usage error before anything runs.
+import { builtinPerturbationNames, getTask, resolvePerturbation, type Perturbation } from '../../sim/index.js';
+import { loaded } from './flag.js';
+
+/** A perturbation as a flag gives it: the name or path the user wrote, and its loaded spec. */
+export interface NamedPerturbation {
+  readonly name: string;
+  readonly spec: Perturbation;
+}
+
+export const task = loaded('task', { metavar: 'T', help: 'a task id (see zetta sim tasks)', parse: (t) => getTask(t).id });
+
+export const taskOrAll = loaded('task', { metavar: 'T', help: 'a task id, or "all" for every task', parse: (t) => (t === 'all' ? t : getTask(t).id) });
+
+export const perturb = loaded('perturb', {
+  metavar: 'FILE|NAME',
+  help: `a perturbation file, or a shipped one (sim/perturbations/NAME.json); default nominal\nshipped: ${builtinPerturbationNames().join(', ')}`,
+  parse: (t): NamedPerturbation => ({ name: t, spec: resolvePerturbation(t) }),
+});

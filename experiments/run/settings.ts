@@ -1,0 +1,44 @@
+// How big a run is. The full run is what `zetta run` does by default; the quick one is a smoke run
+// of the same pipeline. A caller starts from one of the two and overrides what it was told.
+
+export interface RunSettings {
+  /** Observations sent through each policy server in the wire stage. */
+  readonly wireRequests: number;
+  /** Scripted-expert episodes per task. */
+  readonly expertEpisodes: number;
+  /** Baseline and governance episodes per task and condition. */
+  readonly episodes: number;
+  /** The campaign's development episodes per generation. */
+  readonly devEpisodes: number;
+  /** The campaign's generations at most. */
+  readonly generations: number;
+  /** The campaign's held-out and confirmation seed lists (`1000-1019`). */
+  readonly heldout: string;
+  readonly confirmation: string;
+  /** The rollout pool: worker threads, simulators per worker. */
+  readonly workers: number;
+  readonly envsPerWorker: number;
+}
+
+export const FULL_RUN: RunSettings = {
+  wireRequests: 200,
+  expertEpisodes: 5,
+  episodes: 10,
+  devEpisodes: 30,
+  generations: 2,
+  heldout: '1000-1019',
+  confirmation: '2000-2019',
+  workers: 2,
+  envsPerWorker: 4,
+};
+
+export const QUICK_RUN: RunSettings = {
+  ...FULL_RUN,
+  wireRequests: 20,
+  expertEpisodes: 2,
+  episodes: 2,
+  devEpisodes: 4,
+  generations: 1,
+  heldout: '1000-1003',
+  confirmation: '2000-2003',
+};
