@@ -1,6 +1,6 @@
-// First-fit allocation of slices of the rule tables' process-wide arenas (the typed arrays live in
-// table.ts, next to the functions that read them; see there for why). Offsets only: the caller
-// zeroes or fills what it gets. A lease's slices are freed together when its owner is collected.
+// First-fit allocation of slices of the rule tables' process-wide arenas (their buffers live in
+// table/storage.ts; see there for why). Offsets only: the caller zeroes or fills what it gets. A
+// lease's slices are freed together when its owner is collected.
 export const ARENA_F64 = 1 << 18; // entries: 2 MiB
 export const ARENA_I32 = 1 << 18; // 1 MiB
 export const ARENA_U8 = 1 << 18; // 256 KiB

@@ -1,0 +1,145 @@
+// From a rule file to the table's nodes, still as plain objects: the set's distinct comparisons,
+// each rule's guards, its condition's nodes built children first, and per rule its root operand.
+// Operands are numbered as they are made: the comparisons first, then every node's output.
+import { featureIndex } from '../../features/registry.js';
+import type { Condition, RuleFile, RuleSpec } from '../schema.js';
+import type { GuardList } from './guards.js';
+import type { LogicNode } from './logic.js';
+import type { RuleNode } from './rule-nodes.js';
+import type { RuleRow } from './rule-status.js';
+import { asComparison, comparisonKey, tableEligible, type Comparison } from './shape.js';
+import { stagnantGroup, type StagnantNode } from './stagnant.js';
+import type { TrendNode } from './trend.js';
+import { windowGroup, type WindowNode } from './windows.js';
+
+export interface TablePlan {
+  /** Every distinct comparison, sorted by op (stable): comparison k is operand k. */
+  readonly comparisons: readonly Comparison[];
+  readonly guards: readonly GuardList[];
+  /** and / or / not: those over comparisons only first (`nPureLogic` of them), then the rest. */
+  readonly logic: readonly LogicNode[];
+  readonly nPureLogic: number;
+  /** Temporal nodes, grouped by the loop that runs them (stagnantGroup, windowGroup). */
+  readonly stagnant: readonly StagnantNode[];
+  readonly trend: readonly TrendNode[];
+  readonly windows: readonly WindowNode[];
+  /** Per rule, its temporal nodes (ids after grouping). */
+  readonly nodesOf: readonly (readonly RuleNode[])[];
+  /** Per rule: root operand (−1 when its closures run it), dwell, cooldown. */
+  readonly rows: readonly RuleRow[];
+  readonly nOperands: number;
+}
+
+/** The nodes of a validated rule file's rules, those the table takes (shape.ts). */
+export function planTable(file: RuleFile): TablePlan {
+  const specs = file.rules;
+  const eligible = specs.map(tableEligible);
+  const b = new NodeBuilder(collectComparisons(specs, eligible), specs.length);
+  const roots = specs.map((s, i) => (eligible[i] ? b.operand(s.when, i).o : -1));
+  const guards = specs.flatMap((s, i) => (eligible[i] && s.guards.length > 0 ? [{ rule: i, args: s.guards.map((g) => b.comparison(g)) }] : []));
+  const stagnant = grouped(b.stagnant, stagnantGroup), windows = grouped(b.windows, windowGroup);
+  for (const nodes of b.nodesOf) {
+    // Renumbered: ids index the kind's nodes in their grouped order.
+    for (const x of nodes) x.id = x.kind === 'stagnant' ? stagnant.id[x.id]! : x.kind === 'window' ? windows.id[x.id]! : x.id;
+  }
+  return {
+    comparisons: b.comparisons,
+    guards,
+    logic: [...b.pure, ...b.mixed],
+    nPureLogic: b.pure.length,
+    stagnant: stagnant.sorted,
+    trend: b.trend,
+    windows: windows.sorted,
+    nodesOf: b.nodesOf,
+    rows: specs.map((s, i) => ({ root: roots[i]!, dwell: s.dwell, cooldown: s.cooldown })),
+    nOperands: b.nextOperand,
+  };
+}
+
+/** The distinct comparisons of the table's rules (guards, then condition, rule by rule), by op. */
+function collectComparisons(specs: readonly RuleSpec[], eligible: readonly boolean[]): Comparison[] {
+  const found = new Map<string, Comparison>();
+  const collect = (c: Condition): void => {
+    const l = asComparison(c);
+    if (l) void (found.has(comparisonKey(l)) || found.set(comparisonKey(l), l));
+    else if (c.op === 'always' || c.op === 'eventually') collect(c.cond);
+    else if (c.op === 'not') collect(c.arg);
+    else if (c.op === 'and' || c.op === 'or') c.args.forEach(collect);
+  };
+  specs.forEach((s, i) => {
+    if (!eligible[i]) return;
+    s.guards.forEach(collect);
+    collect(s.when);
+  });
+  return [...found.values()].sort((a, b) => a.op - b.op);
+}
+
+/** Nodes sorted by group (stable), and each node's new index by its old one. */
+function grouped<T>(xs: readonly T[], group: (x: T) => number): { sorted: T[]; id: Int32Array } {
+  const perm = xs.map((_, i) => i).sort((a, b) => group(xs[a]!) - group(xs[b]!) || a - b);
+  const id = new Int32Array(xs.length);
+  perm.forEach((old, at) => (id[old] = at));
+  return { sorted: perm.map((i) => xs[i]!), id };
+}
+
+/** Builds a condition's nodes, children first, numbering their output operands. */
+class NodeBuilder {
+  readonly pure: LogicNode[] = [];
+  readonly mixed: LogicNode[] = [];
+  readonly stagnant: StagnantNode[] = [];
+  readonly trend: TrendNode[] = [];
+  readonly windows: WindowNode[] = [];
+  readonly nodesOf: RuleNode[][];
+  nextOperand: number;
+  private readonly index: Map<string, number>;
+
+  constructor(readonly comparisons: readonly Comparison[], nRules: number) {
+    this.index = new Map(comparisons.map((l, k) => [comparisonKey(l), k]));
+    this.nextOperand = comparisons.length;
+    this.nodesOf = Array.from({ length: nRules }, () => []);
+  }
+
+  /** Operand of a comparison condition. */
+  comparison(c: Condition): number {
+    return this.index.get(comparisonKey(asComparison(c)!))!;
+  }
+
+  /** Operand of a condition of rule `rule`, and whether it reads a temporal node. */
+  operand(c: Condition, rule: number): { o: number; temporal: boolean } {
+    if (asComparison(c)) return { o: this.comparison(c), temporal: false };
+    switch (c.op) {
+      case 'stagnant':
+        return this.temporal(rule, 'stagnant', this.stagnant.push({ slot: featureIndex(c.feature), win: c.window, eps: c.eps, out: this.nextOperand, rule }));
+      case 'rising':
+      case 'falling': {
+        const node = { slot: featureIndex(c.feature), win: c.window, by: c.by ?? 0, sign: c.op === 'rising' ? 1 : -1, out: this.nextOperand, rule };
+        return this.temporal(rule, 'trend', this.trend.push(node));
+      }
+      case 'always':
+      case 'eventually': {
+        const sub = this.operand(c.cond, rule);
+        return this.temporal(rule, 'window', this.windows.push({ sub: sub.o, win: c.window, always: c.op === 'always', out: this.nextOperand, rule }));
+      }
+      case 'not':
+      case 'and':
+      case 'or':
+        return this.logic(c, rule);
+      default:
+        throw new Error(`rule table: unexpected condition op "${c.op}"`); // excluded by tableEligible()
+    }
+  }
+
+  /** A temporal node just pushed (its kind's `count`-th): its operand. */
+  private temporal(rule: number, kind: RuleNode['kind'], count: number): { o: number; temporal: boolean } {
+    this.nodesOf[rule]!.push({ kind, id: count - 1 });
+    return { o: this.nextOperand++, temporal: true };
+  }
+
+  private logic(c: Extract<Condition, { op: 'not' | 'and' | 'or' }>, rule: number): { o: number; temporal: boolean } {
+    const parts = c.op === 'not' ? [this.operand(c.arg, rule)] : c.args.map((a) => this.operand(a, rule));
+    if (c.op !== 'not' && parts.length === 1) return parts[0]!;
+    const temporal = parts.some((p) => p.temporal);
+    (temporal ? this.mixed : this.pure).push({ op: c.op, rule, out: this.nextOperand, args: parts.map((p) => p.o) });
+    return { o: this.nextOperand++, temporal };
+  }
+}
