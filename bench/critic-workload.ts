@@ -3,7 +3,9 @@
 // actions and privileged features, with some NaN) and a set of rules that use every operator,
 // with thresholds drawn from the trajectory so that rules actually fire.
 import { FrameBuilder } from '../critic/features/builder.js';
-import { FeatureFrame } from '../critic/features/frame.js';
+import { layoutFor } from '../critic/features/layout.js';
+import type { FeatureSchema } from '../zinfra/protocol/feature-schema.js';
+import { mulberry32 } from '../zinfra/seeded-random.js';
 import type { Condition, RuleFile, RuleInput } from '../critic/rules/schema.js';
 import { RuleFileSchema } from '../critic/rules/schema.js';
 
@@ -26,22 +28,21 @@ export interface BenchWorkload {
   readonly inputs: readonly StepInput[];
 }
 
-/** mulberry32: small, fast, seedable; good enough for synthetic workloads. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seeded stream the rest of the project uses. */
+export const rng = mulberry32;
+
+/** The workload's world: the privileged features its trajectory carries, under their own names. */
+const BENCH_PRIVILEGED = ['grasped', 'object_height', 'object_eef_dist', 'object_target_dist_xy', 'finger_gap', 'milestones_reached', 'object_lifted', 'object_x', 'object_y', 'object_z', 'contact_force'];
+export const BENCH_FEATURES: FeatureSchema = {
+  world: 'bench',
+  features: BENCH_PRIVILEGED.map((key) => ({ name: `privileged.${key}`, key, unit: '', kind: 'number', meaning: 'synthetic', provenance: 'privileged' })),
+};
+export const BENCH_LAYOUT = layoutFor(BENCH_FEATURES);
 
 export function makeWorkload(seed: number, nRules: number, nFrames: number): BenchWorkload {
   const r = rng(seed);
   const inputs = trajectory(r, nFrames);
-  const builder = new FrameBuilder({ privileged: true });
+  const builder = new FrameBuilder({ layout: BENCH_LAYOUT, privileged: true });
   const frames: Float64Array[] = [];
   const records: Record<string, number>[] = [];
   for (const s of inputs) {
@@ -115,7 +116,7 @@ function pick<T>(r: () => number, xs: readonly T[]): T {
 
 /** A value the feature really takes somewhere in the trajectory (so comparisons split it). */
 function sample(r: () => number, frames: readonly Float64Array[], feature: string): number {
-  const slot = FeatureFrame.index(feature);
+  const slot = BENCH_LAYOUT.index(feature);
   for (let k = 0; k < 100; k++) {
     const x = frames[Math.floor(r() * frames.length)]![slot]!;
     if (Number.isFinite(x)) return Number(x.toPrecision(4));
@@ -130,7 +131,7 @@ function cmp(r: () => number, frames: readonly Float64Array[]): Condition {
 }
 
 function windowEps(r: () => number, frames: readonly Float64Array[], feature: string, w: number): number {
-  const slot = FeatureFrame.index(feature);
+  const slot = BENCH_LAYOUT.index(feature);
   const t = Math.floor(r() * (frames.length - w));
   let lo = Infinity, hi = -Infinity;
   for (let i = t; i < t + w; i++) {

@@ -5,7 +5,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { summarize, type Summary } from './stats.js';
-import { makeWorkload, BENCH_RECOVERIES, type BenchWorkload } from './critic-workload.js';
+import { makeWorkload, BENCH_LAYOUT, BENCH_RECOVERIES, type BenchWorkload } from './critic-workload.js';
 import { SafetyEnvelope } from '../critic/envelope.js';
 import { FrameBuilder } from '../critic/features/builder.js';
 import { Governor } from '../critic/governor.js';
@@ -87,7 +87,7 @@ function timerOverheadMs(): number {
 
 /** Fired and unknown rules must match between the two implementations on every frame. */
 function agreement(w: BenchWorkload): { disagreements: number; firedPerStep: number } {
-  const compiled = new TemporalCritic(compileRules(w.rules, { privileged: true, knownRecoveries: BENCH_RECOVERIES }));
+  const compiled = new TemporalCritic(compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }));
   const naive = new NaiveCritic(w.rules);
   let disagreements = 0;
   let fired = 0;
@@ -152,7 +152,7 @@ const BLOCK = 256;
  * into every single sample. Each keeps its own temporal state and sees the frames in order.
  */
 function timeBoth(w: BenchWorkload, iterations: number, warmup: number, batchOpt: number, resolutionNs: number, onProgress?: (d: number, t: number) => void) {
-  const compiled = new TemporalCritic(compileRules(w.rules, { privileged: true, knownRecoveries: BENCH_RECOVERIES }));
+  const compiled = new TemporalCritic(compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }));
   const naive = new NaiveCritic(w.rules);
   const n = w.frames.length;
   let ca = 0, na = 0; // next frame of each
@@ -203,8 +203,8 @@ function findGc(): (() => void) | null {
  * how many garbage collections ran during it (zero means nothing was allocated worth collecting).
  */
 async function heapCheck(w: BenchWorkload, steps: number) {
-  const builder = new FrameBuilder({ privileged: true });
-  const critic = new TemporalCritic(compileRules(w.rules, { privileged: true, knownRecoveries: BENCH_RECOVERIES }));
+  const builder = new FrameBuilder({ layout: BENCH_LAYOUT, privileged: true });
+  const critic = new TemporalCritic(compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }));
   const governor = new Governor();
   const envelope = new SafetyEnvelope({ workspaceMin: [-0.5, -0.5, 0], workspaceMax: [0.7, 0.5, 0.8] });
   const out = new Float32Array(7);

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEnv } from '../sim/index.js';
+import { world as tabletop } from '../sim/tabletop/tabletop-world.js';
 import { PolicyClient } from '../zinfra/policy/zmq/client.js';
 import { DelayedPolicy } from './delayed-policy.js';
 import { OnnxPolicy } from '../zinfra/policy/onnx/onnx-policy.js';
@@ -50,13 +51,15 @@ export async function benchInfra(options: InfraBenchOptions): Promise<InfraBench
   const total = 2 * options.episodes;
   let done = 0;
   try {
-    const arm = async (episodeOptions: Omit<RunEpisodeOptions, 'policyLabel' | 'onDecision' | 'stepLimit'>) => {
+    const encoder = tabletop.policyEncoder();
+    const arm = async (episodeOptions: Omit<RunEpisodeOptions, 'policyLabel' | 'onDecision' | 'stepLimit' | 'toPolicyObservation'>) => {
       const waits: number[] = [];
       let late = 0;
       let holds = 0;
       for (let e = 0; e < options.episodes; e++) {
         const out = await runEpisode(env, client, { task: options.task, seed: 1000 + e }, {
           ...episodeOptions,
+          toPolicyObservation: (obs, task) => encoder.encode(obs, task),
           policyLabel: label,
           stepLimit: options.steps,
           onDecision: (ms, source) => waits.push(source === 'hold' ? Math.max(ms, CONTROL_PERIOD_MS) : ms),

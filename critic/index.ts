@@ -1,11 +1,12 @@
 // The critic's public API. See critic/README.md for how the control loop uses it, step by step.
 export * from './action.js';
+export type { ActionSource, CriticProposal, GovernorDecision } from './step-records.js';
 export { CriticLoadError, formatPath, type JsonPath } from './errors.js';
-export { FEATURES, PRIVILEGED_KEYS, featureIndex, featureSpec, isFeature, isPrivileged, type FeatureKind, type FeatureSource, type FeatureSpec } from './features/registry.js';
+export { CRITIC_FEATURES, type FeatureKind, type FeatureSource, type FeatureSpec } from './features/registry.js';
+export { CRITIC_ONLY_LAYOUT, FeatureLayout, layoutFor, type WorldSlot } from './features/layout.js';
 export { FeatureFrame, UnknownFeatureError } from './features/frame.js';
 export { FrameBuilder, type FrameBuilderOptions } from './features/builder.js';
-export { PrivilegedReader, type PrivilegedAliases, type PrivilegedFrame, type PrivilegedInput, type PrivilegedRecord } from './features/privileged.js';
-export { TABLETOP_PRIVILEGED_ALIASES } from './features/aliases.js';
+export { WorldFeatureReader, type FeatureRecord, type WorldFeatureInput } from './features/world-reader.js';
 export { ConditionSchema, RuleFileSchema, RuleSchema, type Condition, type RuleFile, type RuleFileInput, type RuleInput, type RuleSpec } from './rules/schema.js';
 export { RuleSet, compileRules, loadRules, loadRulesFile, loadRulesText, type RuleLoadOptions } from './rules/compile.js';
 export { RULE_CLEAR, RULE_COOLDOWN, RULE_FIRED, RULE_HOLDING, RULE_INACTIVE, RULE_STATUS_NAMES, RULE_UNKNOWN, type RuleStatus } from './rules/compiled-rule.js';

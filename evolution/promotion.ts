@@ -27,7 +27,7 @@ export function promotedDir(generation: number): string {
 
 export async function promote(ctx: CampaignContext, spec: CandidateSpec, shadow: ShadowReport, verdict: CandidateVerdict): Promise<StoredBundle> {
   const dir = promotedDir(spec.generation);
-  const content = readBundle(ctx.store.abs(spec.bundle_dir), ctx.manifest.authorized_features.privileged);
+  const content = readBundle(ctx.store.abs(spec.bundle_dir), ctx.layout, ctx.manifest.authorized_features.privileged);
   const files = {
     'manifest.json': content.manifest,
     'rules.json': content.rules,

@@ -6,7 +6,8 @@
 //
 // The recording pairs each step's state with the env features *after* that step; the critic reads
 // them *before* it. Step t is therefore replayed with the features recorded at step t − 1.
-import { FrameBuilder, RULE_FIRED, TABLETOP_PRIVILEGED_ALIASES, TemporalCritic, type PrivilegedFrame, type RuleSet } from '../critic/index.js';
+import { FrameBuilder, RULE_FIRED, TemporalCritic, type RuleSet } from '../critic/index.js';
+import type { FeatureValues } from '../zinfra/protocol/feature-schema.js';
 import type { EpisodeRecord } from '../zinfra/recording/episode-record.js';
 
 export interface RuleTrace {
@@ -17,12 +18,12 @@ export interface RuleTrace {
 }
 
 export function replayRules(record: EpisodeRecord, rules: RuleSet, options: { privileged: boolean; marginOf?: number }): RuleTrace {
-  const builder = new FrameBuilder({ privileged: options.privileged, controlHz: record.header.controlHz, privilegedAliases: TABLETOP_PRIVILEGED_ALIASES });
+  const builder = new FrameBuilder({ layout: rules.layout, privileged: options.privileged, controlHz: record.header.controlHz });
   const critic = new TemporalCritic(rules);
   const firstFire = new Int32Array(rules.size).fill(-1);
   const margins = new Float64Array(options.marginOf === undefined ? 0 : record.steps.length).fill(Number.NaN);
   const names = record.header.featureNames;
-  let features: PrivilegedFrame | null = null;
+  let features: FeatureValues | null = null;
   record.steps.forEach((step, t) => {
     const frame = builder.fill(step.state, step.policyAction ?? step.action, features, step.source === 'recovery');
     const result = critic.evaluate(frame);

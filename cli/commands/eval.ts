@@ -1,22 +1,22 @@
 // `zetta eval`: success of a policy on the embedded suite, per task with a Wilson 95% interval, and
 // with --arms the three governance arms of a critic (eval-arms.ts).
 import { join, resolve } from 'node:path';
-import { getTask, listTasks, type SuiteName } from '../../sim/index.js';
+import type { World } from '../../sim/world.js';
+import { loadWorld } from '../../sim/worlds.js';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import { checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
 import { evaluate, infraFailureReasons, type EvaluationPlan, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
-import { critic, policy, skills } from '../flags/governance.js';
+import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { perturb } from '../flags/scene.js';
+import { perturb, world } from '../flags/scene.js';
 import { arms, envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, suite, tasks, workers } from '../flags/table.js';
 import { progress } from '../progress.js';
 import { runArmsCommand } from './eval-arms.js';
 
-const SUITES = ['spatial', 'object', 'goal', 'long', 'all'] as const;
-
 const FLAGS = {
+  world,
   suite,
   tasks,
   perturb,
@@ -47,13 +47,13 @@ const FLAGS = {
   }),
 };
 
-const HELP = `usage: zetta eval --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
+const HELP = `usage: zetta eval [--world W] --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
                   [--policy SPEC] [--critic none|default|FILE] [--skills none] [--workers K] [--envs-per-worker E]
                   [--execute-steps k] [--arms]
                   [--out DIR] [--no-record] [--json]
 
-Runs a policy on the embedded tabletop suite and reports success per task with a Wilson 95%
-interval. Chunks are executed as the LIBERO reference client does: k actions of each, then the
+Runs a policy in a world (the embedded tabletop unless --world names another) and reports success
+per task with a Wilson 95% interval. Chunks are executed as the LIBERO reference client does: k actions of each, then the
 policy is asked again. Every episode is recorded as MCAP under DIR/episodes/ for later replay.
 The policy's share is honest: executed steps whose action is exactly the policy's own a_t, over
 every executed step (clamps, envelope changes, holds and recoveries count against it). A physics
@@ -63,24 +63,25 @@ fails leaves the success denominator, with its reason printed under the table.
 
 ${flagHelp(FLAGS)}`;
 
-function selectTasks(suite: string | undefined, tasks: string | undefined): string[] {
+function selectTasks(w: World, suite: string | undefined, tasks: string | undefined): string[] {
   if (tasks) {
     return tasks.split(',').map((t) => {
       try {
-        return getTask(t.trim()).id;
+        return w.task(t.trim()).id;
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
     });
   }
   if (!suite) throw new UsageError('--suite S (or --tasks a,b) is required');
-  if (!(SUITES as readonly string[]).includes(suite)) throw new UsageError(`--suite must be one of ${SUITES.join(', ')}, got "${suite}"`);
-  return (suite === 'all' ? listTasks() : listTasks(suite as SuiteName)).map((t) => t.id);
+  const suites = [...w.suites, 'all'];
+  if (!suites.includes(suite)) throw new UsageError(`--suite must be one of ${suites.join(', ')} in world "${w.name}", got "${suite}"`);
+  return w.tasks(suite === 'all' ? undefined : suite).map((t) => t.id);
 }
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'success rate of a policy on the embedded suite, per task with Wilson intervals',
+  summary: 'success rate of a policy in a world (default the embedded suite), per task with Wilson intervals',
   help: HELP,
   async run(argv) {
     const f = readFlags(argv, FLAGS);
@@ -90,26 +91,30 @@ export const evalCommand: Command = {
       process.stderr.write('zetta eval: --arms needs --critic C (the bundle whose governance is measured, e.g. --critic default)\n');
       return 2;
     }
+    const w = await loadWorld(f.world);
+    const tasks = selectTasks(w, f.suite, f.tasks);
+    const loadedCritic = openCriticFlag(f.critic, w);
     const outDir = resolve(f.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const plan: EvaluationPlan = {
-      tasks: selectTasks(f.suite, f.tasks),
+      world: f.world,
+      tasks,
       episodesPerTask: f.episodes,
       firstSeed: f.seed,
       perturbation: f.perturb?.spec,
       policy: f.policy,
       executeSteps: f.executeSteps,
       recordDir: f.noRecord ? undefined : join(outDir, 'episodes'),
-      critic: f.critic?.plan,
+      critic: loadedCritic?.plan,
     };
     const suiteLabel = f.suite ?? 'custom';
     // A server that is not there is said now, in one line, not from inside a worker.
     if (isRemotePolicySpec(plan.policy)) await checkPolicy(plan.policy);
     if (f.arms) {
-      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: f.critic!.label };
-      return runArmsCommand({ ...plan, critic: f.critic!.plan }, options);
+      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: loadedCritic!.label };
+      return runArmsCommand({ ...plan, critic: loadedCritic!.plan }, options);
     }
     const result = await evaluateWithProgress(plan, f.workers, f.envsPerWorker);
-    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: f.critic?.label ?? 'none' };
+    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: loadedCritic?.label ?? 'none' };
     writeJsonAtomic(join(outDir, 'eval.json'), { ...report, episodes: result.outcomes });
     process.stdout.write(`${formatTable(result)}\n`);
     process.stderr.write(`episodes and eval.json in ${outDir}\n`);

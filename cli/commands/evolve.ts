@@ -1,21 +1,24 @@
-// `zetta evolve`: one evolution campaign on the embedded suite (flags → evolution/runCampaign).
+// `zetta evolve`: one evolution campaign in a world, the embedded suite by default (flags → evolution/runCampaign).
 import { resolve } from 'node:path';
 import { DEFAULT_GATES, evaluatorRunner, runCampaign, type CampaignSummary } from '../../evolution/index.js';
-import { getTask } from '../../sim/index.js';
+import { loadWorld } from '../../sim/worlds.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { baseCritic, confirmSeeds, criticAloneCap, diagnoser, heldoutSeeds, maxCandidates, maxExtraSafetyEvents, root } from '../flags/evolution.js';
 import { policy } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { perturb, task } from '../flags/scene.js';
+import { text } from '../flags/flag.js';
+import { perturb, world } from '../flags/scene.js';
 import { devEpisodes, envsPerWorker, executeSteps, generations, json, suite, workers } from '../flags/table.js';
 
 const REQUIRED = '--suite, --task and --root are required';
 
 const FLAGS = {
-  suite: suite.with({ help: "the task's suite (spatial | object | goal | long)" }).required(REQUIRED),
-  task: task.required(REQUIRED),
+  world,
+  suite: suite.with({ help: "the task's suite (the tabletop's: spatial | object | goal | long)" }).required(REQUIRED),
+  // checked against the world once it is loaded
+  task: text('task', { metavar: 'T', help: 'a task id of the world (see zetta sim tasks for the tabletop)' }).required(REQUIRED),
   root: root.required(REQUIRED),
   perturb,
   devEpisodes: devEpisodes.default(50),
@@ -40,7 +43,7 @@ const FLAGS = {
   }),
 };
 
-const HELP = `usage: zetta evolve --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
+const HELP = `usage: zetta evolve [--world W] --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
                     [--heldout-seeds 1000-1019] [--confirm-seeds 2000-2019] [--generations 3] [--diagnoser builtin|llm]
                     [--policy SPEC] [--critic default|none|DIR] [--max-candidates 3] [--max-extra-safety-events 0] [--critic-alone-cap 0.1]
                     [--workers K] [--envs-per-worker E] [--execute-steps k] [--json]
@@ -62,9 +65,11 @@ export const evolveCommand: Command = {
   async run(argv) {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
-    const taskSuite = getTask(f.task).suite;
+    const w = await loadWorld(f.world);
+    const taskSuite = usage(() => w.task(f.task).suite);
     if (taskSuite !== f.suite) throw new UsageError(`task ${f.task} is in suite ${taskSuite}, not ${f.suite}`);
     const summary = await runCampaign({
+      world: w,
       root: resolve(f.root),
       suite: f.suite,
       task: f.task,
@@ -77,7 +82,7 @@ export const evolveCommand: Command = {
       generations: f.generations,
       gates: { ...DEFAULT_GATES, max_candidates: f.maxCandidates, max_extra_safety_events: f.maxExtraSafetyEvents, critic_alone_cap: f.criticAloneCap },
       executeSteps: f.executeSteps,
-      runner: evaluatorRunner({ policy: f.policy, executeSteps: f.executeSteps, workers: f.workers, envsPerWorker: f.envsPerWorker }),
+      runner: evaluatorRunner({ world: f.world, policy: f.policy, executeSteps: f.executeSteps, workers: f.workers, envsPerWorker: f.envsPerWorker }),
       diagnoser: f.diagnoser,
       log: (line) => process.stderr.write(`evolve: ${line}\n`),
     });
@@ -100,4 +105,13 @@ function policyFile(spec: string): string | null {
   if (spec === 'embedded') return EMBEDDED_POLICY_PATH;
   if (spec.startsWith('onnx:')) return resolve(spec.slice(5));
   return spec.endsWith('.onnx') ? resolve(spec) : null;
+}
+
+/** A lookup in the world whose failure is the user's (an unknown task): a usage error. */
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }

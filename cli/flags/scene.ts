@@ -1,7 +1,14 @@
-// Flags that name something in the simulator: a task, a perturbation. Their values are checked
-// against sim/ here, so a typo is a usage error before anything runs.
+// Flags that name something in a world: the world itself, a task, a perturbation. Their values are
+// checked here, so a typo is a usage error before anything runs.
 import { builtinPerturbationNames, getTask, resolvePerturbation, type Perturbation } from '../../sim/index.js';
+import { BUILTIN_WORLDS, DEFAULT_WORLD, resolveWorld, type WorldRef } from '../../sim/worlds.js';
 import { loaded } from './flag.js';
+
+export const world = loaded('world', {
+  metavar: 'NAME|FILE',
+  help: `the world episodes run in: ${BUILTIN_WORLDS.join(', ')}, or a module that exports \`world\``,
+  parse: (t): WorldRef => resolveWorld(t),
+}).default(() => resolveWorld(DEFAULT_WORLD), DEFAULT_WORLD);
 
 /** A perturbation as a flag gives it: the name or path the user wrote, and its loaded spec. */
 export interface NamedPerturbation {

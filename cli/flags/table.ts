@@ -10,7 +10,7 @@ export const json = bool('json', 'last line of stdout: one JSON object');
 export const out = text('out', { metavar: 'DIR', help: 'where the output goes' });
 
 // --- what runs, and how many times ---------------------------------------------------------------
-export const suite = text('suite', { metavar: 'S', help: 'spatial | object | goal | long | all' });
+export const suite = text('suite', { metavar: 'S', help: "a suite of the world, or all (the tabletop's: spatial | object | goal | long)" });
 export const tasks = text('tasks', { metavar: 'a,b', help: 'only these tasks (ids as `zetta sim tasks` lists them)' });
 export const episodes = int('episodes', { metavar: 'N', min: 1, help: 'episodes per task' });
 export const seed = int('seed', { metavar: 'S', min: 0, help: 'episode seed' });

@@ -11,6 +11,7 @@ import { CriticLoadError, fromZod, parseJsonText } from '../errors.js';
 import { loadRecoveriesText, type RecoveryLibrary } from '../recovery/compile.js';
 import { loadRulesText, type RuleSet } from '../rules/compile.js';
 import { DEFAULT_DURING_RECOVERY } from '../governor.js';
+import type { FeatureLayout } from '../features/layout.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -36,9 +37,13 @@ export interface CriticBundle {
   readonly recoveries: RecoveryLibrary;
   /** sha256 over manifest, rules and recoveries (first 12 hex digits): which bundle ran. */
   readonly hash: string;
+  /** The frame layout of the world the bundle was loaded for. */
+  readonly layout: FeatureLayout;
 }
 
 export interface BundleLoadOptions {
+  /** The world's frame layout: every feature the bundle names must be in it. */
+  readonly layout: FeatureLayout;
   /** The run authorizes privileged features. */
   readonly privileged: boolean;
 }
@@ -75,15 +80,31 @@ export function loadBundle(spec: string, options: BundleLoadOptions): CriticBund
   if (manifest.privileged && !options.privileged) {
     throw new CriticLoadError(['privileged'], `bundle "${manifest.name}" reads privileged features, which this run does not authorize`, path);
   }
+  const { rulesPath, recoveriesPath, rulesText, recoveriesText, hash } = bundleTexts(path, manifestText, manifest);
+  // A bundle reads privileged features only if its manifest says so (and the run allows it above).
+  const features = { layout: options.layout, privileged: manifest.privileged };
+  const recoveries = loadRecoveriesText(recoveriesText, { ...features, file: recoveriesPath });
+  const rules = loadRulesText(rulesText, { ...features, knownRecoveries: recoveries.ids, file: rulesPath });
+  return { manifest, path, rules, recoveries, hash, layout: options.layout };
+}
+
+/** Which bundle a spec names now (the `hash` loadBundle gives), read without compiling it. */
+export function bundleHash(spec: string): string {
+  const path = resolveBundlePath(spec);
+  const manifestText = readText(path);
+  const parsed = BundleManifestSchema.safeParse(parseJsonText(manifestText, path));
+  if (!parsed.success) throw fromZod(parsed.error, path);
+  return bundleTexts(path, manifestText, parsed.data).hash;
+}
+
+function bundleTexts(path: string, manifestText: string, manifest: BundleManifest) {
   const dir = dirname(path);
   const rulesPath = join(dir, manifest.rules);
   const recoveriesPath = join(dir, manifest.recoveries);
   const rulesText = readText(rulesPath);
   const recoveriesText = readText(recoveriesPath);
-  const recoveries = loadRecoveriesText(recoveriesText, { privileged: options.privileged, file: recoveriesPath });
-  const rules = loadRulesText(rulesText, { privileged: options.privileged, knownRecoveries: recoveries.ids, file: rulesPath });
   const hash = createHash('sha256').update(manifestText).update('\0').update(rulesText).update('\0').update(recoveriesText).digest('hex').slice(0, 12);
-  return { manifest, path, rules, recoveries, hash };
+  return { rulesPath, recoveriesPath, rulesText, recoveriesText, hash };
 }
 
 function readText(path: string): string {

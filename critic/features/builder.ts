@@ -11,12 +11,15 @@
 // action is taken as executed (right for a shadow replay of an ungoverned run).
 import { ACTION_DIM, GRIPPER_INDEX, ROT_SCALE_RAD, STATE_DIM, TRANS_SCALE_M } from '../action.js';
 import { FeatureFrame } from './frame.js';
-import { PrivilegedReader, type PrivilegedAliases, type PrivilegedInput } from './privileged.js';
+import { CRITIC_ONLY_LAYOUT, type FeatureLayout } from './layout.js';
 import { relativeRotationAngle } from './rotation.js';
 import { FrameSlots } from './slots.js';
+import { WorldFeatureReader, type WorldFeatureInput } from './world-reader.js';
 
 export interface FrameBuilderOptions {
-  /** The run's manifest authorizes privileged features; otherwise they stay NaN. */
+  /** The frame's layout: the critic's features and the world's (default: the critic's only). */
+  readonly layout?: FeatureLayout;
+  /** The run authorizes privileged features; otherwise they stay NaN. */
   readonly privileged: boolean;
   /** Control frequency, for the m/s and rad/s features (default 20, LIBERO). */
   readonly controlHz?: number;
@@ -32,19 +35,16 @@ export interface FrameBuilderOptions {
   readonly gripperSettleM?: number;
   /** A settled, closed gripper narrower than this closed on nothing (default 0.003 m). */
   readonly emptyWidthM?: number;
-  /** Env feature names → registry names (without `privileged.`), e.g. TABLETOP_PRIVILEGED_ALIASES. */
-  readonly privilegedAliases?: PrivilegedAliases;
 }
 
 /** Below this a commanded translation has no direction worth comparing (m). */
 const MIN_DIRECTION_M = 1e-4;
 
 export class FrameBuilder {
-  readonly frame = new FeatureFrame();
+  readonly frame: FeatureFrame;
   private readonly s = new FrameSlots();
-  private readonly o: Required<Omit<FrameBuilderOptions, 'privilegedAliases'>>;
-  private readonly privileged: PrivilegedReader;
-  private readonly observed = new PrivilegedReader({}, 'observed');
+  private readonly o: Required<Omit<FrameBuilderOptions, 'layout'>>;
+  private readonly world: WorldFeatureReader;
 
   private readonly prevState = new Float64Array(STATE_DIM);
   private readonly executed = new Float64Array(ACTION_DIM);
@@ -82,7 +82,9 @@ export class FrameBuilder {
       gripperSettleM: options.gripperSettleM ?? 2e-4,
       emptyWidthM: options.emptyWidthM ?? 0.003,
     };
-    this.privileged = new PrivilegedReader(options.privilegedAliases);
+    const layout = options.layout ?? CRITIC_ONLY_LAYOUT;
+    this.frame = new FeatureFrame(layout);
+    this.world = new WorldFeatureReader(layout, options.privileged);
     this.flips = new Uint8Array(this.o.window);
     this.reversals = new Uint8Array(this.o.window);
     // window + 1 positions: the oldest is exactly `window` steps before the newest.
@@ -108,11 +110,11 @@ export class FrameBuilder {
 
   /**
    * Fills and returns `this.frame` for this step. `state` is the 8-D robot state, `action` the
-   * proposed 7-D a_t, `env` what the env's `features()` returned — a record or a names/values frame
-   * (its privileged keys ignored unless authorized; unknown keys ignored, missing keys NaN) — and `inRecovery` whether a
-   * recovery program drives this step.
+   * proposed 7-D a_t, `env` what the world's `features()` returned — a names/values frame or a
+   * record (privileged features ignored unless authorized, undeclared names ignored, missing ones
+   * NaN) — and `inRecovery` whether a recovery program drives this step.
    */
-  fill(state: ArrayLike<number>, action: ArrayLike<number>, env: PrivilegedInput | null | undefined, inRecovery: boolean): FeatureFrame {
+  fill(state: ArrayLike<number>, action: ArrayLike<number>, env: WorldFeatureInput | null | undefined, inRecovery: boolean): FeatureFrame {
     const v = this.frame.values;
     for (let i = 0; i < STATE_DIM; i++) v[this.s.state[i]!] = state[i]!;
     this.fillCommand(v, action);
@@ -279,10 +281,7 @@ export class FrameBuilder {
   }
 
   /** The world's features: observed ones always, privileged ones only when the run authorizes them. */
-  private fillWorld(v: Float64Array, env: PrivilegedInput | null | undefined): void {
-    if (this.o.privileged && env) this.privileged.read(v, env);
-    else this.privileged.clear(v);
-    if (env) this.observed.read(v, env);
-    else this.observed.clear(v);
+  private fillWorld(v: Float64Array, env: WorldFeatureInput | null | undefined): void {
+    this.world.read(v, env);
   }
 }

@@ -1,11 +1,14 @@
-// The static feature registry. Every name a rule, a recovery program or a tool may read is listed
-// here, with its unit, its source and a one-line meaning. Being static is the point: a rule that
-// names a feature not in this table is rejected when it is loaded, never at step N of a run.
+// The critic's own features: what it computes itself from the robot state, the proposed action and
+// the episode, the same in every world. A world's features (observed or privileged) come from its
+// schema and follow these in a frame (see layout.ts). A rule that names a feature neither lists is
+// rejected when it is loaded, never at step N of a run.
 //
 // Deliberately absent: the task's success flag. Success is what we measure; no rule may read it.
+import type { FeatureKind, FeatureProvenance } from '../../zinfra/protocol/feature-schema.js';
 
-export type FeatureSource = 'robot' | 'command' | 'episode' | 'derived' | 'observed' | 'privileged';
-export type FeatureKind = 'number' | 'boolean';
+export type { FeatureKind };
+
+export type FeatureSource = 'robot' | 'command' | 'episode' | 'derived' | FeatureProvenance;
 
 export interface FeatureSpec {
   readonly name: string;
@@ -74,88 +77,14 @@ const DERIVED: readonly Row[] = [
   ['derived.net_motion', 'm', 'number', 'end-effector displacement across the window (progress)'],
 ];
 
-/**
- * What the world perceives, with the noise and delay its sensors have: the poses the policy's own
- * observation carries, and what follows from them and the instruction. A robot with a perception
- * module has every one of these. An env's `features()` names them in full (`observed.object_x`).
- * "The task object" is the goal object the hand is nearest to among those not yet where the
- * instruction wants them: the one the policy is going for.
- */
-export const OBSERVED_KEYS: readonly Row[] = [
-  ['object_x', 'm', 'number', 'perceived position x of the task object'],
-  ['object_y', 'm', 'number', 'perceived position y of the task object'],
-  ['object_z', 'm', 'number', 'perceived position z of the task object (its centre)'],
-  ['object_eef_dist', 'm', 'number', 'perceived distance from the hand to the task object'],
-  ['object_eef_dist_xy', 'm', 'number', 'perceived horizontal distance from the hand to the task object'],
-  ['target_x', 'm', 'number', "perceived position x of the task object's receptacle (NaN if it has none)"],
-  ['target_y', 'm', 'number', "perceived position y of the task object's receptacle"],
-  ['target_z', 'm', 'number', "perceived position z of the task object's receptacle"],
-  ['object_target_dist_xy', 'm', 'number', 'perceived horizontal distance from the task object to its receptacle'],
-  ['objects_left', 'count', 'number', 'goal objects not yet perceived where the instruction wants them'],
-  ['fixture_eef_dist', 'm', 'number', 'perceived distance from the hand to the nearest fixture the instruction acts on (a handle, a button; +∞ if none)'],
-];
-
-/** Keys an env's `features()` may return; each maps to `privileged.<key>`. */
-export const PRIVILEGED_KEYS: readonly Row[] = [
-  ['grasped', 'bool', 'boolean', 'the task object is held between the pads'],
-  ['object_height', 'm', 'number', 'task object bottom height above the table'],
-  ['object_eef_dist', 'm', 'number', 'distance from the grip point to the task object'],
-  ['object_target_dist_xy', 'm', 'number', 'horizontal distance from the task object to its target'],
-  ['finger_gap', 'm', 'number', 'distance between the pads as the simulator measures it'],
-  ['contact_force', 'N', 'number', 'total contact force on the gripper'],
-  ['drawer_open', 'bool', 'boolean', 'the task drawer is open'],
-  ['button_pressed', 'bool', 'boolean', 'the task button is pressed'],
-  ['milestones_reached', 'count', 'number', "milestones of the task's stages reached so far"],
-  ['object_lifted', 'bool', 'boolean', 'the task object is clear of the table'],
-  ['object_speed', 'm/s', 'number', 'task object speed (a held object moving while the gripper stands still slips)'],
-  ['pad_contacts', 'count', 'number', 'gripper pads touching the task object (0, 1 or 2)'],
-  ['any_grasped', 'bool', 'boolean', 'some object, not necessarily the task object, is held'],
-  ['drawer_opening', 'm', 'number', 'how far the task drawer is pulled out'],
-  ['stage', 'index', 'number', "index of the task stage the episode is in (from the env's milestone tracker)"],
-  ['object_x', 'm', 'number', 'task object position x'],
-  ['object_y', 'm', 'number', 'task object position y'],
-  ['object_z', 'm', 'number', 'task object position z'],
-  ['target_x', 'm', 'number', 'target (receptacle or place point) position x'],
-  ['target_y', 'm', 'number', 'target position y'],
-  ['target_z', 'm', 'number', 'target position z'],
-  ['handle_x', 'm', 'number', 'drawer handle position x'],
-  ['handle_y', 'm', 'number', 'drawer handle position y'],
-  ['handle_z', 'm', 'number', 'drawer handle position z'],
-];
-
-export const PRIVILEGED_PREFIX = 'privileged.';
-export const OBSERVED_PREFIX = 'observed.';
-
-function rows(source: FeatureSource, table: readonly Row[], prefix = ''): FeatureSpec[] {
-  return table.map(([name, unit, kind, meaning]) => ({ name: prefix + name, unit, source, kind, meaning }));
+function rows(source: FeatureSource, table: readonly Row[]): FeatureSpec[] {
+  return table.map(([name, unit, kind, meaning]) => ({ name, unit, source, kind, meaning }));
 }
 
-/** Every feature, in frame order: a feature's index in this array is its slot in the frame. */
-export const FEATURES: readonly FeatureSpec[] = Object.freeze([
+/** The critic's own features, in frame order: the first slots of every frame, in every world. */
+export const CRITIC_FEATURES: readonly FeatureSpec[] = Object.freeze([
   ...rows('robot', ROBOT),
   ...rows('command', COMMAND),
   ...rows('episode', EPISODE),
   ...rows('derived', DERIVED),
-  ...rows('privileged', PRIVILEGED_KEYS, PRIVILEGED_PREFIX),
-  ...rows('observed', OBSERVED_KEYS, OBSERVED_PREFIX),
 ]);
-
-const BY_NAME: ReadonlyMap<string, number> = new Map(FEATURES.map((f, i) => [f.name, i]));
-
-export function isFeature(name: string): boolean {
-  return BY_NAME.has(name);
-}
-
-/** Slot of `name` in a frame, or −1. Load time only: the hot path works with indices. */
-export function featureIndex(name: string): number {
-  return BY_NAME.get(name) ?? -1;
-}
-
-export function featureSpec(name: string): FeatureSpec | undefined {
-  const i = BY_NAME.get(name);
-  return i === undefined ? undefined : FEATURES[i];
-}
-
-export function isPrivileged(name: string): boolean {
-  return name.startsWith(PRIVILEGED_PREFIX);
-}

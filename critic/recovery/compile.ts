@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { CriticLoadError, formatPath, fromZod, parseJsonText, type JsonPath } from '../errors.js';
 import { compileCondition, resolveFeature } from '../rules/condition.js';
+import type { FeatureLayout } from '../features/layout.js';
 import type { CompiledCondition, CondContext } from '../rules/truth.js';
 import { RecoveryFileSchema, type Fallback, type Program, type RecoveryFile, type Reentry, type ToolStep } from './schema.js';
 import type { BoundTool, ToolPrepareContext, ToolRegistry } from './tool.js';
@@ -36,7 +37,9 @@ export interface CompiledProgram {
 }
 
 export interface RecoveryLoadOptions {
-  /** The run authorizes privileged features (for stop conditions and point-seeking tools). */
+  /** The frame layout of the world the programs will run in. */
+  readonly layout: FeatureLayout;
+  /** Privileged features may be read (for stop conditions and point-seeking tools). */
   readonly privileged: boolean;
   /** Tools programs may name (default: `defaultTools()`). */
   readonly tools?: ToolRegistry;
@@ -85,7 +88,7 @@ export function loadRecoveriesFile(path: string, options: Omit<RecoveryLoadOptio
 
 export function compileRecoveries(file: RecoveryFile, options: RecoveryLoadOptions): RecoveryLibrary {
   const tools = options.tools ?? defaultTools();
-  const cond: CondContext = { reg: new Float64Array(1), privileged: options.privileged };
+  const cond: CondContext = { reg: new Float64Array(1), layout: options.layout, privileged: options.privileged };
   const prep: ToolPrepareContext = {
     resolve: (name, path) => resolveFeature(name, path, options, options.file),
     ...(options.file === undefined ? {} : { file: options.file }),

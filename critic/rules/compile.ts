@@ -7,9 +7,12 @@ import { CompiledRule } from './compiled-rule.js';
 import type { Proposal } from './proposal.js';
 import { RuleFileSchema, type RuleFile, type RuleSpec } from './schema.js';
 import { compileTable, type RuleTable } from './table.js';
+import type { FeatureLayout } from '../features/layout.js';
 
 export interface RuleLoadOptions {
-  /** The run authorizes privileged features; a rule reading one otherwise is rejected. */
+  /** The frame layout of the world the rules will run in. */
+  readonly layout: FeatureLayout;
+  /** Privileged features may be read (bundle and run agree); a rule reading one otherwise is rejected. */
   readonly privileged: boolean;
   /** Recovery program ids a proposal may name (the loaded recovery library's ids). */
   readonly knownRecoveries: Iterable<string>;
@@ -30,9 +33,11 @@ export class RuleSet {
     readonly rules: readonly CompiledRule[],
     /** The validated source, defaults applied (for recording, hashing, shadow replay). */
     readonly source: RuleFile,
+    /** The layout the rules' slots index. */
+    readonly layout: FeatureLayout,
   ) {
     this.byId = new Map(rules.map((r) => [r.id, r.index]));
-    this.table = compileTable(source, rules);
+    this.table = compileTable(source, rules, layout);
   }
 
   get size(): number {
@@ -63,7 +68,7 @@ export function loadRulesFile(path: string, options: Omit<RuleLoadOptions, 'file
 export function compileRules(file: RuleFile, options: RuleLoadOptions): RuleSet {
   const known = new Set(options.knownRecoveries);
   // One margin register for the whole set: rules are evaluated one after another, synchronously.
-  const ctx = { reg: new Float64Array(1), privileged: options.privileged };
+  const ctx = { reg: new Float64Array(1), layout: options.layout, privileged: options.privileged };
   const seen = new Set<string>();
   const rules = file.rules.map((spec, i) => {
     if (seen.has(spec.id)) throw new CriticLoadError(['rules', i, 'id'], `duplicate rule id "${spec.id}"`, options.file);
@@ -73,7 +78,7 @@ export function compileRules(file: RuleFile, options: RuleLoadOptions): RuleSet 
     const when = compileCondition(spec.when, ['rules', i, 'when'], ctx, options.file);
     return new CompiledRule(i, spec.id, proposal, spec.dwell, spec.cooldown, guards, when, ctx.reg);
   });
-  return new RuleSet(rules, file);
+  return new RuleSet(rules, file, options.layout);
 }
 
 function makeProposal(spec: RuleSpec, index: number, known: ReadonlySet<string>, file?: string): Proposal {

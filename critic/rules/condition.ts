@@ -2,7 +2,7 @@
 // names are resolved here, once; an unknown or unauthorized feature is an error naming its path.
 // Rules, guards and recovery stop conditions all compile through this one function.
 import { CriticLoadError, type JsonPath } from '../errors.js';
-import { featureIndex, isPrivileged } from '../features/registry.js';
+import type { FeatureLayout } from '../features/layout.js';
 import type { ComparisonOp, Condition } from './schema.js';
 import { stagnant, trend, windowed } from './temporal.js';
 import {
@@ -23,12 +23,20 @@ import {
   type Leaf,
 } from './truth.js';
 
+export interface FeatureContext {
+  readonly layout: FeatureLayout;
+  readonly privileged: boolean;
+}
+
 /** Slot of a feature a condition or tool reads; throws a CriticLoadError naming `path`. */
-export function resolveFeature(name: string, path: JsonPath, ctx: { readonly privileged: boolean }, file?: string): number {
-  const slot = featureIndex(name);
-  if (slot < 0) throw new CriticLoadError(path, `unknown feature "${name}"`, file);
-  if (isPrivileged(name) && !ctx.privileged) {
-    throw new CriticLoadError(path, `privileged feature "${name}" is not authorized for this run`, file);
+export function resolveFeature(name: string, path: JsonPath, ctx: FeatureContext, file?: string): number {
+  const layout = ctx.layout;
+  const slot = layout.index(name);
+  if (slot < 0) {
+    throw new CriticLoadError(path, `unknown feature "${name}": the world "${layout.worldName}" has no such feature (nearest: ${layout.nearest(name).join(', ')})`, file);
+  }
+  if (layout.isPrivileged(name) && !ctx.privileged) {
+    throw new CriticLoadError(path, `privileged feature "${name}" (simulator ground truth of "${layout.worldName}") needs a bundle that declares "privileged": true and a run that authorizes it`, file);
   }
   return slot;
 }

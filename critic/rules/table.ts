@@ -28,6 +28,7 @@
 //
 // plan.ts turns a rule file into nodes, assemble.ts lays them out in the arenas (storage.ts) and
 // runs the phases.
+import type { FeatureLayout } from '../features/layout.js';
 import type { CompiledRule } from './compiled-rule.js';
 import type { RuleFile } from './schema.js';
 import { assemble } from './table/assemble.js';
@@ -36,7 +37,10 @@ import type { RuleTable } from './table/types.js';
 
 export type { RuleTable, TableResult } from './table/types.js';
 
-/** Compiles a validated rule file to a table; `rules` are the same rules compiled to closures. */
-export function compileTable(file: RuleFile, rules: readonly CompiledRule[]): RuleTable {
-  return assemble(planTable(file), rules);
+/**
+ * Compiles a validated rule file to a table; `rules` are the same rules compiled to closures, with
+ * feature slots from the same layout.
+ */
+export function compileTable(file: RuleFile, rules: readonly CompiledRule[], layout: FeatureLayout): RuleTable {
+  return assemble(planTable(file, layout), rules);
 }

@@ -11,6 +11,7 @@
 // UNKNOWN comes from NaN features (missing this step). It follows Kleene logic: `and` is FALSE if
 // any part is FALSE, `or` is TRUE if any part is TRUE, otherwise UNKNOWN wins; `not UNKNOWN` is
 // UNKNOWN. So a NaN can never make a rule fire: only known parts decide.
+import type { FeatureLayout } from '../features/layout.js';
 
 export const FALSE = 0;
 export const TRUE = 1;
@@ -23,7 +24,9 @@ export type CondFn = (values: Float64Array) => Truth;
 export interface CondContext {
   /** `reg[0]`: the margin of the condition evaluated last. */
   readonly reg: Float64Array;
-  /** Whether privileged features may be read (the run authorizes them). */
+  /** Where each feature sits in the frame (the critic's and the world's). */
+  readonly layout: FeatureLayout;
+  /** Whether privileged features may be read (the bundle declares them and the run authorizes them). */
   readonly privileged: boolean;
 }
 

@@ -2,7 +2,9 @@
 // the last promoted bundle, or the base), then the report. Every step goes through the on-disk state
 // machine, so calling runCampaign again on the same root after a kill resumes it, and calling it on a
 // finished root just returns its summary.
-import { getTask, milestoneNames, type Perturbation } from '../../sim/index.js';
+import { layoutFor, type FeatureLayout } from '../../critic/features/layout.js';
+import type { Perturbation } from '../../sim/perturbation/schema.js';
+import type { World } from '../../sim/world.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';
 import { mcnemarOneSided } from '../gates/mcnemar.js';
 import { countPairs, pairEpisodes, type PairCounts } from '../gates/paired.js';
@@ -22,6 +24,8 @@ import { CampaignState } from './state-machine.js';
 
 export interface CampaignOptions {
   readonly root: string;
+  /** The world the campaign runs in (its runner must run episodes in the same one). */
+  readonly world: World;
   readonly suite: string;
   readonly task: string;
   readonly perturbation: { readonly name: string; readonly spec: Perturbation } | null;
@@ -65,7 +69,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
   checkPreregistration(prereg);
   const ctx: CampaignContext = {
     store, state, manifest, preregistration: prereg, campaignId: campaignId(manifest), runner: o.runner, diagnoser: o.diagnoser,
-    perturbation: o.perturbation?.spec, milestones: milestoneNames(getTask(o.task).stages), log,
+    perturbation: o.perturbation?.spec, world: o.world, layout: layoutFor(o.world.features), milestones: o.world.task(o.task).milestones, log,
   };
   let parent = root;
   const generations: GenerationOutcome[] = [];
@@ -84,6 +88,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
 function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
   return ManifestSchema.parse({
     version: 1,
+    world: o.world.name,
     suite: o.suite,
     task: o.task,
     perturbation: o.perturbation ? { name: o.perturbation.name, spec: o.perturbation.spec } : null,
@@ -91,8 +96,8 @@ function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
     base_bundle: { spec: o.baseBundle, sha256: baseSha },
     seeds: { heldout: [...o.heldout], confirmation: [...(o.confirmation ?? [])], dev_episodes: o.devEpisodes, dev_seed_base: DEV_SEED_BASE, generations: o.generations },
     gates: o.gates,
-    // the embedded suite's features() exist for the critic only and never reach the policy
-    authorized_features: { privileged: true, names: authorizedFeatureNames(true) },
+    // a simulator's features exist for the critic only and never reach the policy
+    authorized_features: { privileged: o.world.authorizesPrivileged, names: authorizedFeatureNames(layoutFor(o.world.features), o.world.authorizesPrivileged) },
     diagnoser: { kind: o.diagnoser.kind, model: o.diagnoser.model },
     rollout: { execute_steps: o.executeSteps },
     code_version: codeVersion(),
@@ -106,29 +111,29 @@ function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
 async function freezeManifest(store: ArtifactStore, state: CampaignState, o: CampaignOptions, log: (l: string) => void): Promise<{ manifest: Manifest; root: StoredBundle }> {
   if (!store.exists('manifest.json')) {
     // content-addressed: rewriting the copy after a crash gives the same bytes
-    const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, true));
+    const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, layoutFor(o.world.features), o.world.authorizesPrivileged));
     return { manifest: (await state.step('manifest.json', () => requestedManifest(o, root.sha256))).value, root };
   }
   const stored = ManifestSchema.parse(store.get<Manifest>('manifest.json', state.ledger['manifest.json']).value);
   if (compareForResume(stored, requestedManifest(o, stored.base_bundle.sha256)).codeChanged) {
     log(`warning: resuming under code ${codeVersion()}; the campaign began under ${stored.code_version}`);
   }
-  const root = stored.base_bundle.spec === 'none' ? NO_BUNDLE : frozenBase(store, stored.base_bundle.sha256);
-  if (root !== NO_BUNDLE && currentSha(o.baseBundle) !== root.sha256) log(`warning: bundle "${o.baseBundle}" changed since the campaign began; it keeps its frozen copy ${root.dir}`);
+  const root = stored.base_bundle.spec === 'none' ? NO_BUNDLE : frozenBase(store, stored.base_bundle.sha256, layoutFor(o.world.features), o.world.authorizesPrivileged);
+  if (root !== NO_BUNDLE && currentSha(o.baseBundle, o.world) !== root.sha256) log(`warning: bundle "${o.baseBundle}" changed since the campaign began; it keeps its frozen copy ${root.dir}`);
   return { manifest: (await state.step('manifest.json', () => stored)).value, root };
 }
 
-function frozenBase(store: ArtifactStore, sha: string): StoredBundle {
+function frozenBase(store: ArtifactStore, sha: string, layout: FeatureLayout, privileged: boolean): StoredBundle {
   const dir = `bundles/${sha.slice(0, 12)}`;
-  const content = readBundle(store.abs(dir), true);
+  const content = readBundle(store.abs(dir), layout, privileged);
   if (bundleSha(content) !== sha) throw new ArtifactHashError(`${dir}: the frozen base bundle no longer hashes to ${sha.slice(0, 12)}; the campaign root was modified`);
   return { ...content, sha256: sha, dir };
 }
 
 /** The base bundle's hash as it is now (null when it cannot be read, e.g. mid-edit). */
-function currentSha(spec: string): string | null {
+function currentSha(spec: string, world: World): string | null {
   try {
-    return bundleSha(readBundle(spec, true));
+    return bundleSha(readBundle(spec, layoutFor(world.features), world.authorizesPrivileged));
   } catch {
     return null;
   }

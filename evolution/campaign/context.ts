@@ -2,7 +2,9 @@
 // and preregistration, the rollout runner and the diagnoser, and the rollouts themselves (one
 // artifact per bundle and seed set, so a bundle's held-out episodes run once however often they are
 // compared).
-import type { Perturbation } from '../../sim/index.js';
+import type { FeatureLayout } from '../../critic/features/layout.js';
+import type { Perturbation } from '../../sim/perturbation/schema.js';
+import type { World } from '../../sim/world.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
 import type { ArtifactStore } from './artifacts.js';
@@ -19,6 +21,9 @@ export interface CampaignContext {
   readonly runner: RolloutRunner;
   readonly diagnoser: Diagnoser;
   readonly perturbation: Perturbation | undefined;
+  /** The world the campaign runs in, and its frame layout (what candidate rules may read). */
+  readonly world: World;
+  readonly layout: FeatureLayout;
   /** The task's milestones, in order. */
   readonly milestones: readonly string[];
   readonly log: (line: string) => void;

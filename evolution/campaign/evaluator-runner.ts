@@ -1,10 +1,13 @@
 // The rollout runner campaigns use: zinfra's evaluator (in this thread, or worker threads with a
 // batching policy server), with the candidate's bundle as the runtime critic.
 import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import type { WorldRef } from '../../sim/worlds.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import type { RolloutRunner } from './rollouts.js';
 
 export interface EvaluatorRunnerOptions {
+  /** The world episodes run in (default: the embedded tabletop). */
+  readonly world?: WorldRef;
   /** A `--policy` spec (embedded, onnx:FILE, zmq://…). */
   readonly policy: string;
   readonly executeSteps: number;
@@ -20,6 +23,7 @@ export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
       if (seeds.some((s, i) => s !== seeds[0]! + i)) throw new Error('evaluatorRunner: seeds must be contiguous (the evaluator runs first + i)');
       await evaluate(
         {
+          world: o.world,
           tasks: [req.task],
           episodesPerTask: seeds.length,
           firstSeed: seeds[0]!,
@@ -27,7 +31,7 @@ export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
           policy: req.policy ?? o.policy,
           executeSteps: o.executeSteps,
           recordDir: req.record === false ? undefined : req.recordDir,
-          // every campaign authorizes the embedded suite's privileged features (see the manifest)
+          // a simulated world's features are the critic's only; openCritic drops the authorization for a world that withholds it
           critic: req.bundleDir === null ? undefined : resolveCriticSpec(req.bundleDir, true),
         },
         { workers: o.workers, envsPerWorker: o.envsPerWorker, onEpisode: (outcome) => onEpisode(outcome) },

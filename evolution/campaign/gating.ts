@@ -4,7 +4,7 @@
 // gate, and the critic-alone gate: the candidate with trivial policies must stay under its cap), and
 // only then the held-out seeds (exact McNemar, at α divided over the generations that may each
 // spend one held-out test: a Bonferroni correction, stated in every verdict).
-import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/trivial/trivial-policy.js';
+import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
 import type { Falsifier } from '../diagnosis/schema.js';
 import { criticAloneGate, type CriticAloneResult } from '../gates/critic-alone.js';
 import type { GateSettings } from './manifest.js';

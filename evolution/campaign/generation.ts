@@ -83,6 +83,7 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
         evidence: diag.evidence.find((e) => e.cluster === cluster.id)!,
         replay: replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) })),
         privileged: ctx.manifest.authorized_features.privileged,
+        layout: ctx.layout,
       }),
     )).value;
     // the same bundle, or the same change made again from another cluster's data, is judged once
@@ -112,11 +113,12 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
 
 function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>): ClusteringArtifact {
   const counted = dev.results.filter((r) => r.infra_failure === null);
-  const band = successBand(counted.filter((r) => r.success).map((r) => records.get(r.seed)!));
-  const signatures = counted.filter((r) => !r.success).map((r) => failureSignature(records.get(r.seed)!, ctx.milestones, band));
+  const scales = ctx.world.signature;
+  const band = successBand(counted.filter((r) => r.success).map((r) => records.get(r.seed)!), scales);
+  const signatures = counted.filter((r) => !r.success).map((r) => failureSignature(records.get(r.seed)!, ctx.milestones, band, scales));
   return {
     signatures,
-    clusters: clusterFailures(signatures),
+    clusters: clusterFailures(signatures, scales),
     infra_failures: dev.results.filter((r) => r.infra_failure !== null).map((r) => r.seed),
   };
 }
@@ -166,7 +168,7 @@ function pooledSeeds(clusters: readonly FailureCluster[], pooled: readonly strin
 /** The candidate's changed rules replayed over the parent's episodes, read-only. */
 function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly ReplayEpisode[], targeted: ReadonlySet<number>): ShadowReport {
   const privileged = ctx.manifest.authorized_features.privileged;
-  const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { privileged });
+  const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { layout: ctx.layout, privileged });
   const episodes = replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) }));
   return shadowReplay(episodes, bundle.rules, spec.changed_rules, privileged);
 }

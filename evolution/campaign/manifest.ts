@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { FEATURES } from '../../critic/index.js';
+import type { FeatureLayout } from '../../critic/features/layout.js';
 import { PACKAGE_ROOT, packagePath } from '../../zinfra/package-root.js';
 import { canonicalJson, sha256 } from './artifacts.js';
 import { assertDisjoint, devSeedsFor } from './seeds.js';
@@ -27,6 +27,8 @@ export const DEFAULT_GATES: GateSettings = { alpha: 0.025, min_gain: 1, max_extr
 
 export const ManifestSchema = z.strictObject({
   version: z.literal(1),
+  /** The world's name (`tabletop`, `point-mass`, or a world module's path). */
+  world: z.string().default('tabletop'),
   suite: z.string(),
   task: z.string(),
   perturbation: z.strictObject({ name: z.string(), spec: z.unknown() }).nullable(),
@@ -89,9 +91,9 @@ export function campaignId(manifest: Manifest): string {
   return manifestSha(manifest).slice(0, 12);
 }
 
-/** Registry names a run may read: all of them, minus the privileged ones when not authorized. */
-export function authorizedFeatureNames(privileged: boolean): string[] {
-  return FEATURES.map((f) => f.name).filter((n) => privileged || !n.startsWith('privileged.')).sort();
+/** Feature names a run may read in a world: all of them, minus the privileged ones when not authorized. */
+export function authorizedFeatureNames(layout: FeatureLayout, privileged: boolean): string[] {
+  return layout.features.filter((f) => privileged || f.source !== 'privileged').map((f) => f.name).sort();
 }
 
 /** git HEAD of the checkout when there is one, else the package version. */

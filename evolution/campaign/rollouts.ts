@@ -3,7 +3,7 @@
 // flight; on resume only the missing seeds run. Outcomes hold only what is deterministic given the
 // seed (no wall times), so a resumed campaign's rollout artifacts hash the same as an uninterrupted one's.
 import { join } from 'node:path';
-import type { Perturbation } from '../../sim/index.js';
+import type { Perturbation } from '../../sim/perturbation/schema.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import type { ArtifactStore } from './artifacts.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';

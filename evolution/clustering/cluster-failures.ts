@@ -3,7 +3,7 @@
 // never merged: a grasp that slipped and an approach that stalled are different mechanisms even when
 // their feature snapshots look alike.
 import { completeLinkClusters } from './complete-link.js';
-import { SIGNATURE_FEATURES, type FailureSignature } from './signature.js';
+import type { FailureSignature, SignatureScales } from './signature.js';
 
 /**
  * Signatures closer than this (in scaled feature units, see signatureDistance) may share a cluster.
@@ -28,12 +28,12 @@ export interface FailureCluster {
  * the number of features (so ~1 means "typically one scale apart"), plus the divergence time
  * difference in seconds-ish (20 steps) and half a unit when a different feature diverged first.
  */
-export function signatureDistance(a: FailureSignature, b: FailureSignature): number {
+export function signatureDistance(a: FailureSignature, b: FailureSignature, scales: SignatureScales): number {
   if (a.first_missing_index !== b.first_missing_index) return APART;
-  const names = Object.keys(SIGNATURE_FEATURES);
+  const names = Object.keys(scales);
   let sq = 0;
-  for (const n of names) sq += ((a.snapshot[n]! - b.snapshot[n]!) / SIGNATURE_FEATURES[n]!) ** 2;
-  const snapshot = Math.sqrt(sq / names.length);
+  for (const n of names) sq += ((a.snapshot[n]! - b.snapshot[n]!) / scales[n]!) ** 2;
+  const snapshot = names.length ? Math.sqrt(sq / names.length) : 0;
   const ta = a.divergence_step ?? a.stall_step;
   const tb = b.divergence_step ?? b.stall_step;
   const time = Math.abs(ta - tb) / 20;
@@ -41,9 +41,9 @@ export function signatureDistance(a: FailureSignature, b: FailureSignature): num
   return snapshot + time + feature;
 }
 
-export function clusterFailures(signatures: readonly FailureSignature[], cutoff = CLUSTER_CUTOFF): FailureCluster[] {
+export function clusterFailures(signatures: readonly FailureSignature[], scales: SignatureScales, cutoff = CLUSTER_CUTOFF): FailureCluster[] {
   const sorted = [...signatures].sort((a, b) => a.seed - b.seed);
-  const clusters = completeLinkClusters(sorted.length, (i, j) => signatureDistance(sorted[i]!, sorted[j]!), cutoff);
+  const clusters = completeLinkClusters(sorted.length, (i, j) => signatureDistance(sorted[i]!, sorted[j]!, scales), cutoff);
   return clusters.map((c, k) => {
     const first = sorted[c.members[0]!]!;
     return {

@@ -4,12 +4,8 @@
 // trajectory), with a snapshot of the features there. Clustering compares these.
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
 
-/** Env features (the suite's names) the signature reads, with the scale that counts as "different". */
-export const SIGNATURE_FEATURES: Readonly<Record<string, number>> = {
-  eef_x: 0.02, eef_y: 0.02, eef_z: 0.02,
-  finger_opening: 0.01, eef_subject_dist: 0.02, subject_lift: 0.02, subject_goal_dist: 0.03,
-  grasped: 0.5, milestones_reached: 0.5,
-};
+/** The world's features a signature reads (their keys in recordings), each with the change that counts as "different". */
+export type SignatureScales = Readonly<Record<string, number>>;
 /** A feature further than this many scales from the successes' band … */
 const DIVERGENCE_Z = 3;
 /** … for this many consecutive steps is a divergence (one noisy step is not). */
@@ -42,12 +38,12 @@ export function featureSeries(record: EpisodeRecord, name: string): Float64Array
 }
 
 /** Successes padded with their last value to the longest episode (a finished episode stays put). */
-export function successBand(successes: readonly EpisodeRecord[]): SuccessBand | null {
+export function successBand(successes: readonly EpisodeRecord[], scales: SignatureScales): SuccessBand | null {
   if (successes.length === 0) return null;
   const steps = Math.max(...successes.map((r) => r.steps.length));
   const mean: Record<string, Float64Array> = {};
   const spread: Record<string, Float64Array> = {};
-  for (const name of Object.keys(SIGNATURE_FEATURES)) {
+  for (const name of Object.keys(scales)) {
     const series = successes.map((r) => featureSeries(r, name));
     const m = new Float64Array(steps);
     const sd = new Float64Array(steps);
@@ -63,12 +59,12 @@ export function successBand(successes: readonly EpisodeRecord[]): SuccessBand | 
   return { steps, mean, spread };
 }
 
-export function failureSignature(record: EpisodeRecord, milestones: readonly string[], band: SuccessBand | null): FailureSignature {
+export function failureSignature(record: EpisodeRecord, milestones: readonly string[], band: SuccessBand | null, scales: SignatureScales): FailureSignature {
   const reached = new Set(record.summary?.milestones ?? record.steps.at(-1)?.milestones ?? []);
   const idx = milestones.findIndex((m) => !reached.has(m));
   const firstMissingIndex = idx < 0 ? milestones.length : idx;
   const stall = stallStep(record);
-  const div = band ? divergence(record, band) : null;
+  const div = band ? divergence(record, band, scales) : null;
   const at = div?.step ?? stall;
   return {
     seed: record.header.seed,
@@ -78,7 +74,7 @@ export function failureSignature(record: EpisodeRecord, milestones: readonly str
     stall_step: stall,
     divergence_step: div?.step ?? null,
     divergence_feature: div?.feature ?? null,
-    snapshot: snapshotAt(record, at),
+    snapshot: snapshotAt(record, at, scales),
   };
 }
 
@@ -95,8 +91,8 @@ function stallStep(record: EpisodeRecord): number {
   return last;
 }
 
-function divergence(record: EpisodeRecord, band: SuccessBand): { step: number; feature: string } | null {
-  const names = Object.keys(SIGNATURE_FEATURES);
+function divergence(record: EpisodeRecord, band: SuccessBand, scales: SignatureScales): { step: number; feature: string } | null {
+  const names = Object.keys(scales);
   const series = names.map((n) => featureSeries(record, n));
   let run = 0;
   for (let t = 0; t < record.steps.length; t++) {
@@ -107,7 +103,7 @@ function divergence(record: EpisodeRecord, band: SuccessBand): { step: number; f
       const x = series[k]![t]!;
       const mu = band.mean[n]![b]!;
       if (!Number.isFinite(x) || !Number.isFinite(mu)) return;
-      const z = Math.abs(x - mu) / Math.max(band.spread[n]![b]!, SIGNATURE_FEATURES[n]!);
+      const z = Math.abs(x - mu) / Math.max(band.spread[n]![b]!, scales[n]!);
       if (z > worstZ) {
         worstZ = z;
         worst = k;
@@ -123,10 +119,10 @@ function divergence(record: EpisodeRecord, band: SuccessBand): { step: number; f
   return null;
 }
 
-function snapshotAt(record: EpisodeRecord, step: number): Record<string, number> {
+function snapshotAt(record: EpisodeRecord, step: number, scales: SignatureScales): Record<string, number> {
   const out: Record<string, number> = {};
   const t = Math.max(0, Math.min(step, record.steps.length - 1));
-  for (const n of Object.keys(SIGNATURE_FEATURES)) {
+  for (const n of Object.keys(scales)) {
     const v = featureSeries(record, n)[t];
     out[n] = v !== undefined && Number.isFinite(v) ? v : 0;
   }

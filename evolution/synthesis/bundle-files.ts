@@ -3,6 +3,7 @@
 // written as canonical JSON, so the directory name, the files and the hash agree and a rewrite after
 // a crash produces the same bytes. Parents are read with the critic's own loader.
 import { loadBundle, type BundleManifest } from '../../critic/bundles/bundle.js';
+import type { FeatureLayout } from '../../critic/features/layout.js';
 import type { RecoveryFile, RecoveryFileInput, RuleFile, RuleFileInput } from '../../critic/index.js';
 import { canonicalJson, sha256, type ArtifactStore } from '../campaign/artifacts.js';
 
@@ -53,8 +54,8 @@ function withoutNotes(value: unknown): unknown {
 }
 
 /** Reads a bundle (`default`, a directory, a manifest path) with the critic's loader. */
-export function readBundle(spec: string, privileged: boolean): BundleContent {
-  const b = loadBundle(spec, { privileged });
+export function readBundle(spec: string, layout: FeatureLayout, privileged: boolean): BundleContent {
+  const b = loadBundle(spec, { layout, privileged });
   return { manifest: b.manifest, rules: b.rules.source, recoveries: b.recoveries.source };
 }
 

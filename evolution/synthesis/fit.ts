@@ -5,6 +5,7 @@
 // step without replaying again. The fit picks the threshold and dwell that fire in time on most of
 // the cluster's failures while firing on as few successes as possible.
 import { loadRules, type RuleSet } from '../../critic/index.js';
+import type { FeatureLayout } from '../../critic/features/layout.js';
 import { replayRules, type ReplayEpisode } from '../shadow-replay.js';
 import type { FittableRule } from './templates.js';
 
@@ -23,8 +24,8 @@ export interface FitResult {
   readonly tried: number;
 }
 
-export function fitThreshold(f: FittableRule, recoveryId: string, episodes: readonly ReplayEpisode[], privileged: boolean): FitResult {
-  const rules: RuleSet = loadRules({ version: 1, rules: [f.rule] }, { privileged, knownRecoveries: [recoveryId] });
+export function fitThreshold(f: FittableRule, recoveryId: string, episodes: readonly ReplayEpisode[], privileged: boolean, layout: FeatureLayout): FitResult {
+  const rules: RuleSet = loadRules({ version: 1, rules: [f.rule] }, { layout, privileged, knownRecoveries: [recoveryId] });
   const traces = [...episodes]
     .sort((a, b) => a.seed - b.seed)
     .map((ep) => ({ ep, margins: replayRules(ep.record, rules, { privileged, marginOf: 0 }).margins }));

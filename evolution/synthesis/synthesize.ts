@@ -3,6 +3,7 @@
 // program it starts, or, for a critic hypothesis, one parent rule made to wait longer. Candidates
 // are tried in order of evidence: cluster size times the hypothesis' score.
 import type { RuleInput } from '../../critic/index.js';
+import type { FeatureLayout } from '../../critic/features/layout.js';
 import type { ArtifactStore } from '../campaign/artifacts.js';
 import type { FailureCluster } from '../clustering/cluster-failures.js';
 import type { ClusterEvidence } from '../diagnosis/evidence.js';
@@ -95,6 +96,8 @@ export interface SynthesisInput {
   readonly evidence: ClusterEvidence;
   readonly replay: readonly ReplayEpisode[];
   readonly privileged: boolean;
+  /** The world's frame layout: a template that reads a feature the world lacks builds nothing. */
+  readonly layout: FeatureLayout;
 }
 
 /** One mechanism change to the parent: its rules and programs after the change, or why none could be made. */
@@ -135,7 +138,9 @@ function ruleChange(input: SynthesisInput, id: string, evidence: readonly string
   const recoveryId = `evo_${id.replace('-', '_')}_${h.template}`;
   const template = fittableRule(h.template, { ruleId, recoveryId, stage: input.cluster.first_missing_index, successSteps: input.evidence.success_steps_to_milestone_max });
   if (!template || input.cluster.first_missing === null) return { unbuildable: `template ${h.template} has no rule for this cluster` };
-  const fit = fitThreshold(template, recoveryId, input.replay, input.privileged);
+  const lacking = missingFeatures(template.rule, input.layout);
+  if (lacking.length) return { unbuildable: `template ${h.template} reads ${lacking.join(', ')}, which the world "${input.layout.worldName}" does not provide` };
+  const fit = fitThreshold(template, recoveryId, input.replay, input.privileged, input.layout);
   return {
     rules: [...parentRules(input), withFit(template, fit.theta, fit.dwell, evidence)],
     programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId, isPlaceStage(input.cluster.first_missing, input.evidence.milestones))],
@@ -215,4 +220,20 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
     recoveries: { version: 1, programs: programs as never },
   });
   return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, behaviour_sha256: behaviourSha(bundle), bundle_dir: bundle.dir!, unbuildable: null };
+}
+
+/** The feature names a rule (or program) reads that the layout lacks. */
+function missingFeatures(json: unknown, layout: FeatureLayout): string[] {
+  const names = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'feature' && typeof x === 'string' && layout.index(x) < 0) names.add(x);
+        else walk(x);
+      }
+    }
+  };
+  walk(json);
+  return [...names].sort();
 }

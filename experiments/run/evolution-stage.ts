@@ -2,6 +2,7 @@
 // perturbation) where the base policy with the default critic does worst; its held-out gate (paired
 // seeds, exact McNemar at α over the generations) chooses, and fresh confirmation seeds judge
 // whatever it promotes.
+import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { join } from 'node:path';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/index.js';
@@ -45,6 +46,7 @@ export async function runEvolutionStage(governance: GovernanceStageResult, o: Ev
   if (!pair) return undefined;
   const executeSteps = 5;
   const campaign = await runCampaign({
+    world: tabletop,
     root: join(o.root, `${pair.task.replace('/', '__')}__${pair.perturbation}`),
     suite: getTask(pair.task).suite,
     task: pair.task,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { benchCriticCommand } from '../../cli/commands/bench-critic.js';
-import { BENCH_RECOVERIES, makeWorkload } from '../../bench/critic-workload.js';
+import { BENCH_LAYOUT, BENCH_RECOVERIES, makeWorkload } from '../../bench/critic-workload.js';
 import { NaiveCritic } from '../../bench/naive-interpreter.js';
 import { compileRules } from '../../critic/rules/compile.js';
 import { RULE_FIRED, RULE_UNKNOWN } from '../../critic/rules/compiled-rule.js';
@@ -9,7 +9,7 @@ import { TemporalCritic } from '../../critic/temporal-critic.js';
 describe('the naive baseline interpreter', () => {
   it.each([1, 7, 42])('fires and reports NaN for exactly the rules the compiled critic does (seed %i)', (seed) => {
     const w = makeWorkload(seed, 64, 1500);
-    const compiled = new TemporalCritic(compileRules(w.rules, { privileged: true, knownRecoveries: BENCH_RECOVERIES }));
+    const compiled = new TemporalCritic(compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }));
     const naive = new NaiveCritic(w.rules);
     let fired = 0, unknown = 0;
     w.frames.forEach((frame, i) => {

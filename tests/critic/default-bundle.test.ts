@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, resolveBundlePath } from '../../critic/bundles/bundle.js';
-import { CriticLoadError, FEATURES } from '../../critic/index.js';
+import { CriticLoadError } from '../../critic/index.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const textOf = (b: ReturnType<typeof loadBundle>) =>
   readFileSync(join(dirname(b.path), b.manifest.rules), 'utf8') + readFileSync(join(dirname(b.path), b.manifest.recoveries), 'utf8');
@@ -12,7 +13,7 @@ const textOf = (b: ReturnType<typeof loadBundle>) =>
 const TASK_STAGE_TOOLS = ['close_gripper', 'release', 'lower', 'press', 'pull', 'push', 'descend'];
 
 describe('the default critic bundle (observable)', () => {
-  const bundle = loadBundle('default', { privileged: false });
+  const bundle = loadBundle('default', { layout: TABLETOP_LAYOUT, privileged: false });
 
   it('loads without privileged authorization, and every rule proposal and every recovery resolves', () => {
     expect(bundle.manifest.name).toBe('default');
@@ -48,7 +49,7 @@ describe('the default critic bundle (observable)', () => {
   });
 
   it('never reads a success flag (there is no such feature, and no rule names one)', () => {
-    expect(FEATURES.some((f) => /success|goal_progress/.test(f.name))).toBe(false);
+    expect(TABLETOP_LAYOUT.features.some((f) => /success|goal_progress/.test(f.name))).toBe(false);
     expect(textOf(bundle)).not.toMatch(/success|goal_progress/);
   });
 
@@ -58,20 +59,20 @@ describe('the default critic bundle (observable)', () => {
     writeFileSync(join(dir, 'rules.json'), readFileSync(join(src, 'rules.json')));
     writeFileSync(join(dir, 'recoveries.json'), readFileSync(join(src, 'recoveries.json')));
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'copy', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json' }));
-    expect(loadBundle(dir, { privileged: false }).rules.size).toBe(bundle.rules.size);
-    expect(loadBundle(join(dir, 'manifest.json'), { privileged: false }).manifest.name).toBe('copy');
+    expect(loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false }).rules.size).toBe(bundle.rules.size);
+    expect(loadBundle(join(dir, 'manifest.json'), { layout: TABLETOP_LAYOUT, privileged: false }).manifest.name).toBe('copy');
     const rules = JSON.parse(readFileSync(join(src, 'rules.json'), 'utf8')) as { rules: { propose: { recovery?: string } }[] };
     rules.rules[3]!.propose.recovery = 'teleport';
     writeFileSync(join(dir, 'rules.json'), JSON.stringify(rules));
-    expect(() => loadBundle(dir, { privileged: false })).toThrow(/rules\.json: rules\[3\]\.propose\.recovery: .*teleport/);
+    expect(() => loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/rules\.json: rules\[3\]\.propose\.recovery: .*teleport/);
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'x', privileged: false, rules: 'rules.json' }));
-    expect(() => loadBundle(dir, { privileged: false })).toThrow(/manifest\.json: recoveries/);
-    expect(() => loadBundle(join(dir, 'nowhere'), { privileged: false })).toThrow(/no critic bundle/);
+    expect(() => loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/manifest\.json: recoveries/);
+    expect(() => loadBundle(join(dir, 'nowhere'), { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/no critic bundle/);
   });
 });
 
 describe('the oracle bundle (privileged)', () => {
-  const oracle = loadBundle('oracle', { privileged: true });
+  const oracle = loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: true });
 
   it('is marked privileged and reads simulator truth', () => {
     expect(oracle.manifest.name).toBe('oracle');
@@ -81,7 +82,7 @@ describe('the oracle bundle (privileged)', () => {
   });
 
   it('refuses to load where privileged features are not authorized, naming the file', () => {
-    expect(() => loadBundle('oracle', { privileged: false })).toThrow(CriticLoadError);
-    expect(() => loadBundle('oracle', { privileged: false })).toThrow(/manifest\.json: privileged: .*not authorize/);
+    expect(() => loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(CriticLoadError);
+    expect(() => loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/manifest\.json: privileged: .*not authorize/);
   });
 });

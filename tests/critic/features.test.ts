@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FrameBuilder } from '../../critic/features/builder.js';
-import { TABLETOP_PRIVILEGED_ALIASES } from '../../critic/features/aliases.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
-import { FEATURES, PRIVILEGED_KEYS, featureIndex } from '../../critic/features/registry.js';
+import { FeatureLayout } from '../../critic/features/layout.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
+
+const FEATURES = TABLETOP_LAYOUT.features;
+const featureIndex = (name: string) => TABLETOP_LAYOUT.index(name);
 import { relativeRotationAngle } from '../../critic/features/rotation.js';
 
 const state = (x: number, y: number, z: number, q = 0.04, rot: [number, number, number] = [0, 0, 0]) => [x, y, z, ...rot, q, -q];
@@ -25,7 +28,7 @@ describe('feature registry', () => {
   });
 
   it('frames start all-NaN; by-name access throws on an unknown name', () => {
-    const f = new FeatureFrame();
+    const f = new FeatureFrame(TABLETOP_LAYOUT);
     expect(f.values.length).toBe(FEATURES.length);
     expect(f.values.every((x) => Number.isNaN(x))).toBe(true);
     expect(() => f.get('robot.nope')).toThrow('unknown feature "robot.nope"');
@@ -123,21 +126,22 @@ describe('FrameBuilder', () => {
   });
 
   it('privileged features: copied when authorized (booleans as 0/1, unknown keys ignored, missing NaN), NaN otherwise', () => {
-    const env = { grasped: true, object_height: 0.07, success: true, bogus: 3, object_x: 0.5 };
-    const on = new FrameBuilder({ privileged: true }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
+    // keyed as the tabletop's frames carry them (`subject_lift` is privileged.object_height)
+    const env = { grasped: true, subject_lift: 0.07, success: true, bogus: 3, subject_x: 0.5 };
+    const on = new FrameBuilder({ layout: TABLETOP_LAYOUT, privileged: true }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
     expect(on.get('privileged.grasped')).toBe(1);
     expect(on.get('privileged.object_height')).toBeCloseTo(0.07);
     expect(on.get('privileged.object_x')).toBeCloseTo(0.5);
     expect(on.get('privileged.contact_force')).toBeNaN();
     expect(featureIndex('privileged.success')).toBe(-1);
-    const off = new FrameBuilder({ privileged: false }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
-    for (const [k] of PRIVILEGED_KEYS) expect(off.get(`privileged.${k}`)).toBeNaN();
+    const off = new FrameBuilder({ layout: TABLETOP_LAYOUT, privileged: false }).fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
+    for (const f of FEATURES.filter((x) => x.source === 'privileged')) expect(off.get(f.name)).toBeNaN();
   });
 
-  it('privileged features from a names/values frame, renamed by aliases; success never maps', () => {
+  it('privileged features from a names/values frame, under the keys the schema names; success never maps', () => {
     const names = ['subject_x', 'eef_subject_dist', 'grasped', 'success', 'goal_progress', 'finger_opening'];
     const env = { names, values: Float64Array.of(0.3, 0.02, 1, 1, 0.9, 0.05) };
-    const b = new FrameBuilder({ privileged: true, privilegedAliases: TABLETOP_PRIVILEGED_ALIASES });
+    const b = new FrameBuilder({ layout: TABLETOP_LAYOUT, privileged: true });
     let f = b.fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
     expect(f.get('privileged.object_x')).toBeCloseTo(0.3);
     expect(f.get('privileged.object_eef_dist')).toBeCloseTo(0.02);
@@ -147,6 +151,7 @@ describe('FrameBuilder', () => {
     env.values[2] = 0;
     f = b.fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
     expect(f.get('privileged.grasped')).toBe(0);
-    expect(() => new FrameBuilder({ privileged: true, privilegedAliases: { success: 'success' } })).toThrow(/unknown privileged feature "success"/);
+    const clash = { name: 'robot.eef_x', unit: 'm', kind: 'number', meaning: 'a world claiming a critic feature', provenance: 'observed' } as const;
+    expect(() => new FeatureLayout({ world: 'w', features: [clash] })).toThrow(/one of the critic's own features/);
   });
 });

@@ -3,18 +3,19 @@ import { FeatureFrame } from '../../critic/features/frame.js';
 import { loadRules, type RuleSet } from '../../critic/rules/compile.js';
 import type { Condition, RuleInput } from '../../critic/rules/schema.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 export const RECOVERIES = ['regrasp', 'lift_clear', 'reopen'];
 
 /** A frame whose named features have these values; every other feature is NaN. */
 export function frameOf(values: Record<string, number | boolean>): FeatureFrame {
-  const f = new FeatureFrame();
+  const f = new FeatureFrame(TABLETOP_LAYOUT);
   for (const [k, v] of Object.entries(values)) f.set(k, v);
   return f;
 }
 
 export function ruleSet(rules: RuleInput[], privileged = true): RuleSet {
-  return loadRules({ rules }, { privileged, knownRecoveries: RECOVERIES });
+  return loadRules({ rules }, { layout: TABLETOP_LAYOUT, privileged, knownRecoveries: RECOVERIES });
 }
 
 /** A critic with one rule `r` firing `hold` when `when` holds. */

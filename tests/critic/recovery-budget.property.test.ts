@@ -4,12 +4,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FeatureFrame } from '../../critic/features/frame.js';
-import { FEATURES } from '../../critic/features/registry.js';
 import { loadRecoveries } from '../../critic/recovery/compile.js';
 import { RECOVERY_ACTING, RecoveryExecutor } from '../../critic/recovery/executor.js';
 import type { Condition } from '../../critic/rules/schema.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
-const names = FEATURES.map((f) => f.name);
+const names = TABLETOP_LAYOUT.features.map((f) => f.name);
 const feature = fc.constantFrom(...names);
 const num = fc.double({ min: -2, max: 2, noNaN: true });
 
@@ -66,15 +66,15 @@ const value = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(0, 1) },
   { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Infinity, -Infinity, 1e308) },
 );
-const frames = fc.array(fc.array(value, { minLength: FEATURES.length, maxLength: FEATURES.length }), { minLength: 1, maxLength: 6 });
+const frames = fc.array(fc.array(value, { minLength: TABLETOP_LAYOUT.features.length, maxLength: TABLETOP_LAYOUT.features.length }), { minLength: 1, maxLength: 6 });
 
 describe('recovery programs always end within their budget', () => {
   it('over random programs and random feature frames', () => {
     fc.assert(
       fc.property(program, frames, fc.array(fc.boolean(), { minLength: 1, maxLength: 7 }), (prog, rows, clears) => {
-        const ex = new RecoveryExecutor(loadRecoveries({ programs: [prog] }, { privileged: true }));
+        const ex = new RecoveryExecutor(loadRecoveries({ programs: [prog] }, { layout: TABLETOP_LAYOUT, privileged: true }));
         const pool = rows.map((r) => {
-          const f = new FeatureFrame();
+          const f = new FeatureFrame(TABLETOP_LAYOUT);
           f.values.set(r);
           return f;
         });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRecoveries } from '../../critic/recovery/compile.js';
 import { RECOVERY_ACTING, RecoveryExecutor } from '../../critic/recovery/executor.js';
 import { ToyWorld } from './toy-world.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 /** The toy world with every command applied `lag − 1` steps after it was given. */
 class LaggingWorld extends ToyWorld {
@@ -27,7 +28,7 @@ function seek(worldLag: number, programLag: number): number[] {
     id: 'seek', budget: 60, lag_steps: programLag,
     steps: [{ tool: 'move_above', params: { point: 'object', height: 0.06, speed: 1 }, budget: 60 }],
   };
-  const ex = new RecoveryExecutor(loadRecoveries({ programs: [program] }, { privileged: true }));
+  const ex = new RecoveryExecutor(loadRecoveries({ programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true }));
   const out = new Float32Array(7);
   const xs: number[] = [];
   ex.start('seek');
@@ -63,7 +64,7 @@ describe('recovery programs under actuation lag', () => {
 
   it('leaves the frame as observed: rules and `until` conditions still read the real hand', () => {
     const world = new LaggingWorld(3);
-    const ex = new RecoveryExecutor(loadRecoveries({ programs: [{ id: 'seek', budget: 20, lag_steps: 3, steps: [{ tool: 'move_above', params: { point: 'object' }, budget: 20 }] }] }, { privileged: true }));
+    const ex = new RecoveryExecutor(loadRecoveries({ programs: [{ id: 'seek', budget: 20, lag_steps: 3, steps: [{ tool: 'move_above', params: { point: 'object' }, budget: 20 }] }] }, { layout: TABLETOP_LAYOUT, privileged: true }));
     const out = new Float32Array(7);
     ex.start('seek');
     for (let i = 0; i < 5; i++) {
@@ -76,6 +77,6 @@ describe('recovery programs under actuation lag', () => {
   });
 
   it('refuses a lag beyond what it can compensate', () => {
-    expect(() => loadRecoveries({ programs: [{ id: 'p', budget: 5, lag_steps: 99, steps: [{ tool: 'hold', budget: 3 }] }] }, { privileged: true })).toThrow(/lag_steps/);
+    expect(() => loadRecoveries({ programs: [{ id: 'p', budget: 5, lag_steps: 99, steps: [{ tool: 'hold', budget: 3 }] }] }, { layout: TABLETOP_LAYOUT, privileged: true })).toThrow(/lag_steps/);
   });
 });

@@ -5,8 +5,9 @@ import { RECOVERY_ABORT, RECOVERY_ACTING, RECOVERY_REENTER, RecoveryExecutor, ty
 import type { RecoveryFileInput } from '../../critic/recovery/schema.js';
 import { frameOf } from './helpers.js';
 import { ToyWorld } from './toy-world.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
-const opts: RecoveryLoadOptions = { privileged: true };
+const opts: RecoveryLoadOptions = { layout: TABLETOP_LAYOUT, privileged: true };
 
 function loadError(json: unknown, o: Partial<RecoveryLoadOptions> = {}): string {
   try {
@@ -61,13 +62,13 @@ describe('loading recovery programs', () => {
     expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('lift', { params: { speed: 3 } })] }] })).toMatch(/^programs\[0\]\.steps\[0\]\.params\.speed: /);
     expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { params: { x: 1 } })] }] })).toMatch(/^programs\[0\]\.steps\[0\]\.params: Unrecognized key/);
     expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('move_above', { params: { point: { x: 'robot.eef_x', y: 'robot.eef_y', z: 'privileged.lid_z' } } })] }] })).toBe(
-      'programs[0].steps[0].params.point: unknown feature "privileged.lid_z"',
+      'programs[0].steps[0].params.point: unknown feature "privileged.lid_z": the world "tabletop" has no such feature (nearest: privileged.handle_z, privileged.stage, privileged.handle_x)',
     );
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('move_above', { params: { point: 'object' } })] }] }, { privileged: false })).toBe(
-      'programs[0].steps[0].params.point: privileged feature "privileged.object_x" is not authorized for this run',
+    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('move_above', { params: { point: 'object' } })] }] }, { layout: TABLETOP_LAYOUT, privileged: false })).toBe(
+      'programs[0].steps[0].params.point: privileged feature "privileged.object_x" (simulator ground truth of "tabletop") needs a bundle that declares "privileged": true and a run that authorizes it',
     );
     expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { until: { op: 'lt', feature: 'robot.z', value: 1 } })] }] })).toBe(
-      'programs[0].steps[0].until.feature: unknown feature "robot.z"',
+      'programs[0].steps[0].until.feature: unknown feature "robot.z": the world "tabletop" has no such feature (nearest: robot.eef_z, robot.eef_rz, robot.eef_x)',
     );
     expect(loadError({ programs: [{ id: 'a', budget: 0, steps: [step('hold')] }] })).toMatch(/^programs\[0\]\.budget: /);
     expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [] }] })).toMatch(/^programs\[0\]\.steps: /);

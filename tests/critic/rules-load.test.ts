@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { CriticLoadError } from '../../critic/errors.js';
 import { loadRules, loadRulesFile, loadRulesText } from '../../critic/rules/compile.js';
 import { RECOVERIES } from './helpers.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const ok = { id: 'ok', when: { op: 'lt', feature: 'robot.eef_z', value: 0.1 }, propose: { action: 'hold' } };
-const opts = { privileged: true, knownRecoveries: RECOVERIES };
+const opts = { layout: TABLETOP_LAYOUT, privileged: true, knownRecoveries: RECOVERIES };
 
 function loadError(json: unknown, o: Partial<typeof opts> = {}): CriticLoadError {
   try {
@@ -28,19 +29,19 @@ describe('loading rules: errors name the path inside the file', () => {
         propose: { action: 'hold' },
       } as never),
     });
-    expect(e.message).toBe('rules[3].when.args[1].cond.feature: unknown feature "robot.eef_zz"');
+    expect(e.message).toBe('rules[3].when.args[1].cond.feature: unknown feature "robot.eef_zz": the world "tabletop" has no such feature (nearest: robot.eef_rz, robot.eef_z, robot.eef_rx)');
   });
 
   it('an unknown feature in a guard', () => {
     expect(loadError({ rules: [{ ...ok, guards: [{ op: 'eq', feature: 'episode.nope', value: 1 }] }] }).message).toBe(
-      'rules[0].guards[0].feature: unknown feature "episode.nope"',
+      'rules[0].guards[0].feature: unknown feature "episode.nope": the world "tabletop" has no such feature (nearest: episode.step, episode.in_recovery, episode.recoveries)',
     );
   });
 
   it('a privileged feature the run does not authorize', () => {
     const rule = { ...ok, when: { op: 'eq', feature: 'privileged.grasped', value: 0 } };
-    expect(loadError({ rules: [rule] }, { privileged: false }).message).toBe(
-      'rules[0].when.feature: privileged feature "privileged.grasped" is not authorized for this run',
+    expect(loadError({ rules: [rule] }, { layout: TABLETOP_LAYOUT, privileged: false }).message).toBe(
+      'rules[0].when.feature: privileged feature "privileged.grasped" (simulator ground truth of "tabletop") needs a bundle that declares "privileged": true and a run that authorizes it',
     );
     expect(() => loadRules({ rules: [rule] }, opts)).not.toThrow();
   });
@@ -67,7 +68,7 @@ describe('loading rules: errors name the path inside the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-rules-'));
     const file = join(dir, 'rules.json');
     writeFileSync(file, JSON.stringify({ rules: [{ ...ok, when: { op: 'gt', feature: 'derived.speed', value: 1 } }] }));
-    expect(() => loadRulesFile(file, opts)).toThrow(`${file}: rules[0].when.feature: unknown feature "derived.speed"`);
+    expect(() => loadRulesFile(file, opts)).toThrow(`${file}: rules[0].when.feature: unknown feature "derived.speed": the world "tabletop"`);
   });
 
   it('defaults are applied and the source kept', () => {

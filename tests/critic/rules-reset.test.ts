@@ -2,7 +2,7 @@
 // A reset critic must behave exactly like a freshly built one — guards' windows included, in every
 // evaluation path (the rule table, the per-rule closures, and the closures-only fallback).
 import { describe, expect, it } from 'vitest';
-import { BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
+import { BENCH_LAYOUT, BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
 import { NaiveCritic } from '../../bench/naive-interpreter.js';
 import { compileRules } from '../../critic/rules/compile.js';
@@ -10,7 +10,7 @@ import { RULE_FIRED, RULE_HOLDING, RULE_INACTIVE, RULE_UNKNOWN, type CompiledRul
 import { RuleFileSchema, type Condition, type RuleFile, type RuleInput } from '../../critic/rules/schema.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';
 
-const compile = (file: RuleFile) => compileRules(file, { privileged: true, knownRecoveries: BENCH_RECOVERIES });
+const compile = (file: RuleFile) => compileRules(file, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES });
 const parse = (rules: RuleInput[]) => RuleFileSchema.parse({ rules });
 
 /** A guard that looks back: "grasped at some point in the last 15 steps". */
@@ -26,7 +26,7 @@ const HUGE: RuleInput[] = Array.from({ length: 40 }, (_, i) => ({
 }));
 
 function values(grasped: number, z: number, extra: Record<string, number> = {}): Float64Array {
-  const f = new FeatureFrame();
+  const f = new FeatureFrame(BENCH_LAYOUT);
   f.set('privileged.grasped', grasped);
   f.set('robot.eef_z', z);
   f.set('robot.eef_x', 0);
@@ -98,7 +98,7 @@ describe('episode reset', () => {
     const critic = new TemporalCritic(compile(file));
     const records = (vs: Float64Array[]) =>
       vs.map((v) => {
-        const f = new FeatureFrame();
+        const f = new FeatureFrame(BENCH_LAYOUT);
         f.values.set(v);
         return f.toRecord();
       });
@@ -143,7 +143,7 @@ function randomRules(seed: number, n: number, frames: readonly Float64Array[]): 
   const leaf = (): Condition => {
     if (r() < 0.3) return { op: pick(['eq', 'ne'] as const), feature: pick(BOOLEAN), value: r() < 0.5 ? 0 : 1 };
     const feature = pick(NUMERIC);
-    const x = frames[Math.floor(r() * frames.length)]![FeatureFrame.index(feature)]!;
+    const x = frames[Math.floor(r() * frames.length)]![BENCH_LAYOUT.index(feature)]!;
     return { op: pick(['lt', 'le', 'gt', 'ge'] as const), feature, value: Number.isFinite(x) ? x : 0 };
   };
   const temporal = (): Condition => {

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { RuleFileSchema, type RuleInput } from '../../critic/rules/schema.js';
 import { planTable } from '../../critic/rules/table/plan.js';
 import { OP_GE, OP_LT } from '../../critic/rules/truth.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
-const plan = (rules: RuleInput[]) => planTable(RuleFileSchema.parse({ rules }));
+const plan = (rules: RuleInput[]) => planTable(RuleFileSchema.parse({ rules }), TABLETOP_LAYOUT);
 const rule = (id: string, when: RuleInput['when'], extra: Partial<RuleInput> = {}): RuleInput => ({ id, when, propose: { action: 'hold' }, ...extra });
 const lt = (value: number) => ({ op: 'lt' as const, feature: 'robot.eef_z', value });
 

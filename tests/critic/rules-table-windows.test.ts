@@ -3,13 +3,13 @@
 // (temporal.ts) bit for bit — margins included, NaN, ±Infinity and −0 too — across window sizes,
 // guards, NaN gaps and resets.
 import { describe, expect, it } from 'vitest';
-import { BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
+import { BENCH_LAYOUT, BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
 import { compileRules } from '../../critic/rules/compile.js';
 import { RuleFileSchema, type Condition, type RuleFile, type RuleInput } from '../../critic/rules/schema.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';
 
-const compile = (file: RuleFile) => compileRules(file, { privileged: true, knownRecoveries: BENCH_RECOVERIES });
+const compile = (file: RuleFile) => compileRules(file, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES });
 
 /** Table (through TemporalCritic) against the closures of a second compile, every step. */
 function agree(file: RuleFile, frames: readonly Float64Array[], resetEvery = 0): { fired: number; tableRules: number } {
@@ -43,7 +43,7 @@ function windowRules(seed: number, n: number, frames: readonly Float64Array[], w
   const leaf = (): Condition => {
     if (r() < 0.3) return { op: pick(['eq', 'ne'] as const), feature: pick(BOOLEAN), value: r() < 0.5 ? 0 : 1 };
     const feature = pick(NUMERIC);
-    const x = frames[Math.floor(r() * frames.length)]![FeatureFrame.index(feature)]!;
+    const x = frames[Math.floor(r() * frames.length)]![BENCH_LAYOUT.index(feature)]!;
     return { op: pick(['lt', 'le', 'gt', 'ge'] as const), feature, value: Number.isFinite(x) ? x : 0 };
   };
   const sub = (): Condition => (r() < 0.5 ? leaf() : { op: pick(['and', 'or'] as const), args: [leaf(), r() < 0.5 ? leaf() : { op: 'not', arg: leaf() }] });
@@ -102,10 +102,10 @@ describe('rule table windows', () => {
     const r = rng(5);
     const xs = [0, -0, NaN, Infinity, -Infinity, 1, -1, 0.5];
     const frames = Array.from({ length: 900 }, (_, t) => {
-      const v = new Float64Array(new FeatureFrame().values.length).fill(NaN);
+      const v = new Float64Array(new FeatureFrame(BENCH_LAYOUT).values.length).fill(NaN);
       // Runs of one value (ties, ±0) mixed with changes, so maxima expire and repeat.
-      v[FeatureFrame.index(X)] = t % 40 < 12 ? xs[(t >> 2) % xs.length]! : xs[Math.floor(r() * xs.length)]!;
-      v[FeatureFrame.index(Y)] = r() < 0.2 ? NaN : Math.floor(r() * 2);
+      v[BENCH_LAYOUT.index(X)] = t % 40 < 12 ? xs[(t >> 2) % xs.length]! : xs[Math.floor(r() * xs.length)]!;
+      v[BENCH_LAYOUT.index(Y)] = r() < 0.2 ? NaN : Math.floor(r() * 2);
       return v;
     });
     expect(agree(file, frames, 300).tableRules).toBe(rules.length);

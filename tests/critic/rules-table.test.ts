@@ -2,14 +2,14 @@
 // status, same margin (bit for bit, NaN and −0 included), same proposals and NaN list, on every
 // step, for every shape the table evaluates and for the shapes it hands back to the closures.
 import { describe, expect, it } from 'vitest';
-import { BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
+import { BENCH_LAYOUT, BENCH_RECOVERIES, makeWorkload, rng } from '../../bench/critic-workload.js';
 import { FeatureFrame } from '../../critic/features/frame.js';
 import { compileRules, type RuleSet } from '../../critic/rules/compile.js';
 import { RULE_FIRED, RULE_UNKNOWN } from '../../critic/rules/compiled-rule.js';
 import { RuleFileSchema, type Condition, type RuleFile, type RuleInput } from '../../critic/rules/schema.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';
 
-const compile = (file: RuleFile): RuleSet => compileRules(file, { privileged: true, knownRecoveries: BENCH_RECOVERIES });
+const compile = (file: RuleFile): RuleSet => compileRules(file, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES });
 
 /** Runs the table (through TemporalCritic) and the closures of a second compile side by side. */
 function compare(file: RuleFile, frames: readonly Float64Array[], resetEvery = 0): { fired: number; unknown: number; tableRules: number } {
@@ -47,7 +47,7 @@ const BOOLEAN = ['privileged.grasped', 'command.stalled', 'episode.in_recovery',
 function randomCondition(r: () => number, frames: readonly Float64Array[], depth: number, temporalOk: boolean): Condition {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const value = (f: string) => {
-    const x = frames[Math.floor(r() * frames.length)]![FeatureFrame.index(f)]!;
+    const x = frames[Math.floor(r() * frames.length)]![BENCH_LAYOUT.index(f)]!;
     return Number.isFinite(x) ? x : 0; // exact values, so eq/ne and boundaries happen
   };
   const k = depth <= 0 ? 0 : Math.floor(r() * 8);
@@ -108,9 +108,9 @@ describe('rule table', () => {
     });
     const xs = [0, -0, NaN, Infinity, -Infinity, Infinity, 1, NaN, -0, 0, 2, Infinity];
     const frames = xs.map((x, i) => {
-      const v = new Float64Array(new FeatureFrame().values.length).fill(NaN);
-      v[FeatureFrame.index('robot.eef_x')] = x;
-      v[FeatureFrame.index('robot.eef_y')] = i % 3 === 0 ? NaN : i % 2;
+      const v = new Float64Array(new FeatureFrame(BENCH_LAYOUT).values.length).fill(NaN);
+      v[BENCH_LAYOUT.index('robot.eef_x')] = x;
+      v[BENCH_LAYOUT.index('robot.eef_y')] = i % 3 === 0 ? NaN : i % 2;
       return v;
     });
     compare(rules, frames);

@@ -3,6 +3,7 @@
 // are around it. Enough to drive tools through FrameBuilder features, with no simulator.
 import { FrameBuilder } from '../../critic/features/builder.js';
 import type { FeatureFrame } from '../../critic/features/frame.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 export class ToyWorld {
   readonly eef = [0, 0, 0.3];
@@ -10,7 +11,7 @@ export class ToyWorld {
   object = [0.1, 0.05, 0.02];
   target = [-0.1, 0.1, 0.0];
   objectWidth = 0.03;
-  readonly builder = new FrameBuilder({ privileged: true });
+  readonly builder = new FrameBuilder({ layout: TABLETOP_LAYOUT, privileged: true });
   private readonly state = new Float64Array(8);
   private readonly proposed = new Float64Array(7);
 
@@ -40,19 +41,20 @@ export class ToyWorld {
     return Math.hypot(this.eef[0]! - this.object[0]!, this.eef[1]! - this.object[1]!, this.eef[2]! - this.object[2]!) < 0.01;
   }
 
+  /** Keyed as the tabletop's frames carry them, so rules read them under the tabletop's names. */
   private features(): Record<string, number | boolean> {
     const [ox, oy, oz] = this.object as [number, number, number];
     const [tx, ty, tz] = this.target as [number, number, number];
     return {
       grasped: this.grasped,
-      object_x: ox,
-      object_y: oy,
-      object_z: oz,
+      subject_x: ox,
+      subject_y: oy,
+      subject_z: oz,
       target_x: tx,
       target_y: ty,
       target_z: tz,
-      object_eef_dist: Math.hypot(this.eef[0]! - ox, this.eef[1]! - oy, this.eef[2]! - oz),
-      finger_gap: 2 * this.q,
+      eef_subject_dist: Math.hypot(this.eef[0]! - ox, this.eef[1]! - oy, this.eef[2]! - oz),
+      finger_opening: 2 * this.q,
     };
   }
 }

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { clusterFailures, signatureDistance } from '../../evolution/clustering/cluster-failures.js';
 import { completeLinkClusters } from '../../evolution/clustering/complete-link.js';
 import type { FailureSignature } from '../../evolution/clustering/signature.js';
+import { TABLETOP_WORLD } from '../support/tabletop.js';
+
+const SCALES = TABLETOP_WORLD.signature;
 
 function sig(seed: number, missing: number, stall: number, z: number, feature = 'eef_z'): FailureSignature {
   return {
@@ -43,16 +46,16 @@ describe('failure clustering over signatures', () => {
       sig(4, 3, 120, 0.2), sig(8, 3, 118, 0.2),
       sig(7, 1, 200, 0.3, 'grasped'), // same milestone, much later and elsewhere: its own cluster
     ];
-    const clusters = clusterFailures(sigs);
+    const clusters = clusterFailures(sigs, SCALES);
     expect(clusters.map((c) => c.seeds)).toEqual([[3, 5, 9], [4, 8], [7]]);
     expect(clusters.map((c) => c.first_missing)).toEqual(['m1', 'm3', 'm1']);
     expect(clusters[0]!.medoid_seed).toBe(9); // the middle one
     expect(clusters.map((c) => c.id)).toEqual(['c1', 'c2', 'c3']);
-    expect(signatureDistance(sigs[0]!, sigs[3]!)).toBeGreaterThan(1e5);
+    expect(signatureDistance(sigs[0]!, sigs[3]!, SCALES)).toBeGreaterThan(1e5);
   });
 
   it('gives the same clusters whatever order the signatures arrive in', () => {
     const sigs = [sig(1, 1, 40, 0.1), sig(2, 1, 43, 0.11), sig(3, 2, 90, 0.2), sig(4, 2, 140, 0.25)];
-    expect(clusterFailures([...sigs].reverse())).toEqual(clusterFailures(sigs));
+    expect(clusterFailures([...sigs].reverse(), SCALES)).toEqual(clusterFailures(sigs, SCALES));
   });
 });

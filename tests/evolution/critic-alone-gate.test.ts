@@ -11,6 +11,7 @@ import { criticAloneGate } from '../../evolution/gates/critic-alone.js';
 import type { EpisodeResult } from '../../evolution/campaign/rollouts.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import { TASK, writeSyntheticEpisode } from './synthetic.js';
+import { TABLETOP_WORLD } from '../support/tabletop.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-alone-'));
 
@@ -38,7 +39,7 @@ function runner(succeeds: (governed: boolean, control: string | undefined, seed:
 
 function options(root: string, over: Partial<CampaignOptions>): CampaignOptions {
   return {
-    root, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
+    root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
     heldout: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007], confirmation: [2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007],
     devEpisodes: 8, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
     runner: runner(() => false), diagnoser: builtinDiagnoser(), ...over,

@@ -11,6 +11,7 @@ import { DEFAULT_GATES, LlmDiagnosisError, llmDiagnoser, runCampaign } from '../
 import type { ClusterEvidence } from '../../evolution/diagnosis/evidence.js';
 import { diagnoseWithLlm } from '../../evolution/diagnosis/llm.js';
 import { TASK, syntheticRunner } from './synthetic.js';
+import { TABLETOP_WORLD } from '../support/tabletop.js';
 
 const RECORDED = JSON.parse(readFileSync(new URL('./fixtures/llm-recorded.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const KEY = 'sk-test-7f3a9c1e5b2d4068a1c3e5f7';
@@ -85,7 +86,7 @@ describe('LLM diagnoser against a replay server', () => {
     open = await replayServer(['valid']);
     const root = mkdtempSync(join(tmpdir(), 'zetta-llm-'));
     await runCampaign({
-      root, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
+      root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
       heldout: [1, 2, 3], devEpisodes: 6, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
       runner: syntheticRunner((s) => s % 3 === 0), diagnoser: llmDiagnoser(settings(open.url)),
     });

@@ -8,6 +8,7 @@ import { fitThreshold } from '../../evolution/synthesis/fit.js';
 import { fittableRule } from '../../evolution/synthesis/templates.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { writeSyntheticEpisode } from './synthetic.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 async function recorded(seed: number, success: boolean) {
   const path = join(mkdtempSync(join(tmpdir(), 'zetta-shadow-')), `${seed}.mcap`);
@@ -22,7 +23,7 @@ describe('shadow replay over a recorded episode', () => {
     const ep = await recorded(7, false); // z = 0.3 − 0.002·t until the stall at 40
     const rules = loadRules(
       { version: 1, rules: [rule('low', { op: 'lt', feature: 'robot.eef_z', value: 0.25 }, 3), rule('stage1', { op: 'ge', feature: 'privileged.milestones_reached', value: 1 })] },
-      { privileged: true, knownRecoveries: [] },
+      { layout: TABLETOP_LAYOUT, privileged: true, knownRecoveries: [] },
     );
     const trace = replayRules(ep, rules, { privileged: true, marginOf: 0 });
     // z < 0.25 first at t = 26, held three steps → fires at 28
@@ -43,7 +44,7 @@ describe('shadow replay over a recorded episode', () => {
       { seed: 14, success: true, record: ok, failurePoint: -1, inCluster: false },
     ];
     // stalled: the hand has not moved over the last second
-    const rules = loadRules({ version: 1, rules: [rule('stall', { op: 'lt', feature: 'derived.net_motion', value: 0.005 }, 5)] }, { privileged: true, knownRecoveries: [] });
+    const rules = loadRules({ version: 1, rules: [rule('stall', { op: 'lt', feature: 'derived.net_motion', value: 0.005 }, 5)] }, { layout: TABLETOP_LAYOUT, privileged: true, knownRecoveries: [] });
     const report = shadowReplay(episodes, rules, ['stall'], true);
     expect(report.triggers).toBe(1);
     expect(report.targeted_failures).toBe(1);
@@ -62,7 +63,7 @@ describe('shadow replay over a recorded episode', () => {
       { seed: 14, success: true, record: await recorded(14, true), failurePoint: -1, inCluster: false },
     ];
     const template = fittableRule('stall', { ruleId: 'evo.stall', recoveryId: 'evo_stall', stage: 2, successSteps: Number.NaN })!;
-    const fit = fitThreshold(template, 'evo_stall', episodes, true);
+    const fit = fitThreshold(template, 'evo_stall', episodes, true, TABLETOP_LAYOUT);
     expect(fit.triggers).toBe(1);
     expect(fit.false_alarms).toBe(0);
     expect(fit.theta).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import type { FailureCluster } from '../../evolution/clustering/cluster-failures
 import type { Diagnosis, Hypothesis } from '../../evolution/diagnosis/schema.js';
 import { programFor } from '../../evolution/synthesis/programs.js';
 import { rankHypotheses } from '../../evolution/synthesis/synthesize.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const cluster = (id: string, stage: number, size: number): FailureCluster => ({
   id, first_missing: `cube.m${stage}`, first_missing_index: stage, seeds: Array.from({ length: size }, (_, i) => 100 * stage + i), medoid_seed: 100 * stage, size,
@@ -55,7 +56,7 @@ type Step = { tool: string; budget: number; until?: unknown };
 const stepsOf = (program: ReturnType<typeof programFor>) => program.steps as unknown as Step[];
 
 describe('programFor', () => {
-  const compile = (program: ReturnType<typeof programFor>) => loadRecoveries({ version: 1, programs: [program] }, { privileged: true });
+  const compile = (program: ReturnType<typeof programFor>) => loadRecoveries({ version: 1, programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true });
 
   it('redoes a whole place stage, from the pick on, when the stage ends in a place', () => {
     const program = programFor('red_cube.transported', 'p', true);

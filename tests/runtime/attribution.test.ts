@@ -9,8 +9,9 @@ import { EpisodeTally } from '../../zinfra/runtime/episode-tally.js';
 import { openCritic, resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
 import { ConstantPolicy, ReplayPolicy, expertScript } from './loop-policies.js';
+import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
-const defaultCritic = () => openCritic(resolveCriticSpec('default'))!;
+const defaultCritic = () => openCritic(resolveCriticSpec('default'), TABLETOP_WORLD)!;
 const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((x, i) => Object.is(Math.fround(x), Math.fround(b[i]!)));
 
 describe('attribution counters of a real episode', () => {
@@ -27,7 +28,7 @@ describe('attribution counters of a real episode', () => {
     const script = await expertScript(env, task, 5000);
     const dir = mkdtempSync(join(tmpdir(), 'zetta-attr-'));
     const out = await runEpisode(env, new ReplayPolicy(script, env, 10), { task, seed: 5000, perturbation: resolvePerturbation('disturbance') }, {
-      executeSteps: 5, policyLabel: 'replay', critic: defaultCritic(), recordPath: join(dir, 'ep.mcap'),
+      executeSteps: 5, ...tabletopIO(), policyLabel: 'replay', critic: defaultCritic(), recordPath: join(dir, 'ep.mcap'),
     });
     expect(out.recoveries).toBeGreaterThan(0);
     expect(out.unmodifiedPolicyActions).toBeLessThan(out.steps);
@@ -49,7 +50,7 @@ describe('attribution counters of a real episode', () => {
 
   it('counts an action the envelope limited against the policy, though its source is the policy', async () => {
     const out = await runEpisode(env, new ConstantPolicy([1, 1, 1, 0, 0, 0, -1]), { task: 'goal/press_button', seed: 2 }, {
-      executeSteps: 1, policyLabel: 'push', critic: defaultCritic(), stepLimit: 40,
+      executeSteps: 1, ...tabletopIO(), policyLabel: 'push', critic: defaultCritic(), stepLimit: 40,
     });
     expect(out.envelopeHits).toBeGreaterThan(0);
     expect(out.unmodifiedPolicyActions).toBeLessThan(out.policyActions);
@@ -58,7 +59,7 @@ describe('attribution counters of a real episode', () => {
   it('without a critic every executed step is the policy’s own', async () => {
     const task = 'goal/lift_red_cube';
     const script = await expertScript(env, task, 7);
-    const out = await runEpisode(env, new ReplayPolicy(script), { task, seed: 7 }, { executeSteps: 1, policyLabel: 'replay' });
+    const out = await runEpisode(env, new ReplayPolicy(script), { task, seed: 7 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' });
     expect(out.success).toBe(true);
     expect(out.steps).toBeGreaterThan(0);
     expect(out).toMatchObject({ policyActions: out.steps, unmodifiedPolicyActions: out.steps, milestonesDuringRecovery: 0 });

@@ -7,10 +7,11 @@ import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { openCritic, resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { runEpisode, type EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import { ConstantPolicy, ReplayPolicy, expertScript } from './loop-policies.js';
+import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
 const disturbance = resolvePerturbation('disturbance');
-const defaultCritic = () => openCritic(resolveCriticSpec('default'))!;
-const oracleCritic = () => openCritic(resolveCriticSpec('oracle'))!;
+const defaultCritic = () => openCritic(resolveCriticSpec('default'), TABLETOP_WORLD)!;
+const oracleCritic = () => openCritic(resolveCriticSpec('oracle'), TABLETOP_WORLD)!;
 
 /** The env, with every action it receives copied (what really reached env.step). */
 function spyOn(env: TabletopEnv): { env: Env; sent: Float32Array[] } {
@@ -44,7 +45,7 @@ describe('the control loop with the default critic', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-loop-'));
     const policy = new ReplayPolicy(script, env, 10);
     const out = await runEpisode(env, policy, { task, seed: 5000, perturbation: disturbance }, {
-      executeSteps: 5, policyLabel: 'replay', critic: defaultCritic(), criticLabel: 'default', recordPath: join(dir, 'ep.mcap'),
+      executeSteps: 5, ...tabletopIO(), policyLabel: 'replay', critic: defaultCritic(), criticLabel: 'default', recordPath: join(dir, 'ep.mcap'),
     });
     expect(out.recoveries).toBeGreaterThan(0);
     expect(out.recoveryActions).toBeGreaterThan(0);
@@ -88,7 +89,7 @@ describe('the control loop with the default critic', () => {
   it('never lets a non-finite policy action reach env.step', async () => {
     const { env: spy, sent } = spyOn(env);
     const out = await runEpisode(spy, new ConstantPolicy([Number.NaN, 0, 0, 0, 0, 0, 1]), { task: 'goal/press_button', seed: 1 }, {
-      executeSteps: 1, policyLabel: 'nan', critic: defaultCritic(), stepLimit: 20,
+      executeSteps: 1, ...tabletopIO(), policyLabel: 'nan', critic: defaultCritic(), stepLimit: 20,
     });
     expect(out.infraFailure).toBeNull();
     expect(sent).toHaveLength(20);
@@ -100,7 +101,7 @@ describe('the control loop with the default critic', () => {
     const { env: spy, sent } = spyOn(env);
     const positions: number[] = [];
     await runEpisode(spy, new ConstantPolicy([1, 1, 1, 0, 0, 0, -1]), { task: 'goal/press_button', seed: 2 }, {
-      executeSteps: 1, policyLabel: 'push', critic: defaultCritic(), stepLimit: 40,
+      executeSteps: 1, ...tabletopIO(), policyLabel: 'push', critic: defaultCritic(), stepLimit: 40,
       toPolicyObservation: (obs) => {
         positions.push(obs.state[0]!, obs.state[1]!, obs.state[2]!);
         return { 'observation/state': { __ndarray__: true, dtype: '<f4', shape: [8], data: obs.state } } as never;
@@ -123,7 +124,7 @@ describe('the control loop with the default critic', () => {
     const { env: spy, sent } = spyOn(env);
     const dir = mkdtempSync(join(tmpdir(), 'zetta-loop-'));
     const out = await runEpisode(spy, new ReplayPolicy(script), { task, seed: 7, perturbation: disturbance }, {
-      executeSteps: 1, policyLabel: 'replay', recordPath: join(dir, 'ep.mcap'),
+      executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', recordPath: join(dir, 'ep.mcap'),
     });
     expect(sent.map((a) => Array.from(a))).toEqual(script.slice(0, sent.length).map((a) => Array.from(a)));
     expect(out).toMatchObject({ recoveries: 0, recoveryActions: 0, holdActions: 0, envelopeHits: 0, aborted: false });
@@ -149,8 +150,8 @@ describe('the control loop with the default critic', () => {
     for (const [task, seed] of cases) {
       const script = await expertScript(env, task, seed);
       const spec = { task, seed, perturbation: disturbance };
-      without.push(await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, policyLabel: 'replay' }));
-      withCritic.push(await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, policyLabel: 'replay', critic }));
+      without.push(await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' }));
+      withCritic.push(await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', critic }));
     }
     const wins = (xs: EpisodeOutcome[]) => xs.filter((o) => o.success).length;
     expect(wins(withCritic)).toBeGreaterThan(wins(without));

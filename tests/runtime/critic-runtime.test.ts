@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../critic/bundles/bundle.js';
 import { CriticRuntime, STEP_POLICY, STEP_RECOVERY, STEP_REENTER } from '../../zinfra/runtime/critic-runtime.js';
+import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 /** A bundle on disk: a long non-safety recovery from step 0, and a safety rule from step 5. */
 function writeBundle(): string {
@@ -27,11 +28,11 @@ function quietBundle() {
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'quiet', privileged: false, rules: 'r.json', recoveries: 'p.json' }));
   writeFileSync(join(dir, 'r.json'), JSON.stringify({ version: 1, rules: [{ id: 'never', when: { op: 'lt', feature: 'episode.step', value: -1 }, propose: { action: 'hold' } }] }));
   writeFileSync(join(dir, 'p.json'), JSON.stringify({ version: 1, programs: [] }));
-  return loadBundle(dir, { privileged: false });
+  return loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false });
 }
 
 describe('CriticRuntime', () => {
-  const bundle = loadBundle(writeBundle(), { privileged: false });
+  const bundle = loadBundle(writeBundle(), { layout: TABLETOP_LAYOUT, privileged: false });
   const runtime = () => new CriticRuntime({ bundle, privileged: false, workspace: { min: [-1, -1, 0], max: [1, 1, 1] } });
   const state = [0, 0, 0.2, 0, 0, 0, 0.04, 0.04];
   const policyAction = [0.1, 0, 0, 0, 0, 0, -1];

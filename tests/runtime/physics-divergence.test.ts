@@ -7,6 +7,7 @@ import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { summarize } from '../../zinfra/runtime/evaluation.js';
 import { classifyFailure, runEpisode } from '../../zinfra/runtime/run-episode.js';
 import { ReplayPolicy, expertScript } from './loop-policies.js';
+import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
 /** Test double: the real env, except that step `at` throws `error` (as a diverging simulation would). */
 function failingAt(env: TabletopEnv, at: number, error: () => Error): Env {
@@ -44,11 +45,11 @@ describe('a physics divergence is a failure of the arm, not of the infrastructur
   it('with a test double env whose step throws SimPhysicsError: a failed episode, counted in the denominator', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-physics-'));
     const diverged = await runEpisode(failingAt(env, 12, () => new SimPhysicsError('physics diverged at step 12')), new ReplayPolicy(script), { task, seed: 7 }, {
-      executeSteps: 1, policyLabel: 'replay', recordPath: join(dir, 'ep.mcap'),
+      executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', recordPath: join(dir, 'ep.mcap'),
     });
     expect(diverged).toMatchObject({ success: false, physicsDivergence: true, infraFailure: null, steps: 12 });
     expect((await readEpisode(join(dir, 'ep.mcap'))).summary).toMatchObject({ success: false, physicsDivergence: true, infraFailure: null });
-    const clean = await runEpisode(env, new ReplayPolicy(script), { task, seed: 7 }, { executeSteps: 1, policyLabel: 'replay' });
+    const clean = await runEpisode(env, new ReplayPolicy(script), { task, seed: 7 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' });
     expect(clean).toMatchObject({ success: true, physicsDivergence: false });
     const plan = { tasks: [task], episodesPerTask: 2, firstSeed: 7, policy: 'replay', executeSteps: 1 };
     const r = summarize(plan, [diverged, clean], 1);
@@ -58,7 +59,7 @@ describe('a physics divergence is a failure of the arm, not of the infrastructur
 
   it('with a test double env whose simulator dies: an infrastructure failure, left out of the denominator', async () => {
     const dead = await runEpisode(failingAt(env, 6, () => new SimUnavailable('the simulator process exited')), new ReplayPolicy(script), { task, seed: 7 }, {
-      executeSteps: 1, policyLabel: 'replay',
+      executeSteps: 1, ...tabletopIO(), policyLabel: 'replay',
     });
     expect(dead).toMatchObject({ success: false, physicsDivergence: false, steps: 6 });
     expect(dead.infraFailure).toMatch(/SimUnavailable/);

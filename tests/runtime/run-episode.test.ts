@@ -11,6 +11,7 @@ import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
 import { wilson } from '../../zinfra/runtime/success-rate.js';
+import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
 /** Test double: the scripted expert behind the Policy interface (it peeks at the simulator). */
 class ExpertAsPolicy implements Policy {
@@ -45,7 +46,7 @@ describe('runEpisode', () => {
   it('succeeds with a policy that solves the task, and records every step as MCAP', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-run-'));
     const policy = new ExpertAsPolicy(env);
-    const out = await runEpisode(env, policy, { task: 'goal/press_button', seed: 3 }, { executeSteps: 1, policyLabel: 'expert', recordPath: join(dir, 'ep.mcap') });
+    const out = await runEpisode(env, policy, { task: 'goal/press_button', seed: 3 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'expert', recordPath: join(dir, 'ep.mcap') });
     expect(out.success).toBe(true);
     expect(out.infraFailure).toBeNull();
     expect(out.policyCalls).toBe(out.steps); // k = 1 of a 1-action chunk: one call per step
@@ -61,7 +62,7 @@ describe('runEpisode', () => {
     const model = join(dir, 'random.onnx');
     writeMlpOnnx(model, randomMlp({ inputDim: 8, hidden: [16], horizon: 10, actionDim: 7, seed: 9 }), { inputName: 'observation/state' });
     const policy = await OnnxPolicy.load(model);
-    const out = await runEpisode(env, policy, { task: 'goal/open_drawer', seed: 1 }, { executeSteps: 5, policyLabel: 'random' });
+    const out = await runEpisode(env, policy, { task: 'goal/open_drawer', seed: 1 }, { executeSteps: 5, ...tabletopIO(), policyLabel: 'random' });
     expect(out.success).toBe(false);
     expect(out.infraFailure).toBeNull();
     expect(out.steps).toBe(env.spec().maxSteps);
@@ -72,7 +73,7 @@ describe('runEpisode', () => {
   it('classifies a lost policy server as an infrastructure failure, never a task failure', async () => {
     const policy = new ExpertAsPolicy(env);
     policy.failAfter = 3;
-    const out = await runEpisode(env, policy, { task: 'goal/lift_red_cube', seed: 2 }, { executeSteps: 1, policyLabel: 'expert' });
+    const out = await runEpisode(env, policy, { task: 'goal/lift_red_cube', seed: 2 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'expert' });
     expect(out.infraFailure).toMatch(/PolicyUnavailable/);
     expect(out.success).toBe(false);
     expect(out.steps).toBe(3);

@@ -11,6 +11,7 @@ import { TrivialPolicy } from '../../zinfra/policy/trivial/trivial-policy.js';
 import { DECOMPRESS_HANDLERS, compressionReady } from '../../zinfra/recording/chunk-compression.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
+import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-foxglove-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +20,7 @@ async function recordedEpisode(): Promise<string> {
   const path = join(dir, 'ep.mcap');
   const env = await createEnv();
   try {
-    await runEpisode(env, new TrivialPolicy({ kind: 'closed' }), { task: 'spatial/left_cube_in_bowl', seed: 1000 }, { executeSteps: 5, recordPath: path, policyLabel: 'null:closed', stepLimit: 12 });
+    await runEpisode(env, new TrivialPolicy({ kind: 'closed' }), { task: 'spatial/left_cube_in_bowl', seed: 1000 }, { executeSteps: 5, recordPath: path, ...tabletopIO(), policyLabel: 'null:closed', stepLimit: 12 });
   } finally {
     await env.close();
   }

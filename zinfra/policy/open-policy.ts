@@ -14,6 +14,10 @@ import { OpenpiWebsocketPolicy } from './openpi-ws/policy.js';
 import type { Policy } from './policy.js';
 import { TrivialPolicy, parseTrivialSpec } from './trivial/trivial-policy.js';
 
+export { TRIVIAL_POLICY_SPECS } from './trivial/trivial-policy.js';
+/** The batching ZeroMQ server the rollout runtime hosts a local policy behind, for its workers. */
+export { PolicyServer } from './zmq/server.js';
+
 export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE | null:open | null:closed | null:random:SEED';
 
 export const EMBEDDED_POLICY_PATH = packagePath('models', 'embedded-bc.onnx');

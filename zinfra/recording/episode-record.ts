@@ -1,7 +1,9 @@
 // What one recorded episode holds. Episodes are MCAP files (see episode-writer.ts) that open in
 // Foxglove and that the evolution loop replays; this is their in-memory form.
 
-export type ActionSource = 'policy' | 'recovery' | 'hold';
+import type { ActionSource, CriticProposal, GovernorDecision } from '../../critic/step-records.js';
+
+export type { ActionSource, CriticProposal, GovernorDecision };
 
 export interface EpisodeHeader {
   readonly episodeId: string;
@@ -18,21 +20,6 @@ export interface EpisodeHeader {
   /** Names of the values in each step's `features`, in order. */
   readonly featureNames: readonly string[];
   readonly objectNames: readonly string[];
-}
-
-export interface CriticProposal {
-  readonly ruleId: string;
-  /** A recovery id, `hold` or `abort`. */
-  readonly proposal: string;
-  readonly priority: number;
-  readonly safety: boolean;
-}
-
-export interface GovernorDecision {
-  /** execute | clamp | recover | hold | abort | reenter */
-  readonly kind: string;
-  readonly recovery?: string;
-  readonly reason?: string;
 }
 
 export interface StepRecord {

@@ -1,9 +1,9 @@
 // Steps 1–2 of DESIGN's control step, between observing and env.step: the policy's a_t, then — with
 // a critic — what the governor makes of it (critic-runtime.ts), envelope last. Kept apart from the
 // loop so the loop reads as observe → choose → step → record.
-import type { PrivilegedInput } from '../../critic/index.js';
+import type { WorldFeatureInput } from '../../critic/index.js';
 import type { Observation as EnvObservation } from '../../sim/env.js';
-import type { ActionSource } from '../recording/episode-record.js';
+import type { ActionSource } from '../../critic/step-records.js';
 import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime } from './critic-runtime.js';
 
 /** Asks the action pipeline for this step's action; `fresh` drops the queued chunk first. */
@@ -33,7 +33,7 @@ export async function chooseAction(
   step: number,
   ask: AskPolicy,
   critic: CriticRuntime | undefined,
-  features: () => PrivilegedInput | null,
+  features: () => WorldFeatureInput | null,
   out: Chosen,
 ): Promise<boolean> {
   out.proposed = null;

@@ -9,10 +9,10 @@
 // Per step this allocates nothing; describe() (recording only) does.
 import {
   FrameBuilder, Governor, RECOVERY_ABORT, RECOVERY_REENTER, RecoveryExecutor, SafetyEnvelope, TemporalCritic,
-  copyAction, limitNames, scaleMotion, writeHold, type Decision, type PrivilegedAliases, type PrivilegedInput,
+  copyAction, limitNames, scaleMotion, writeHold, type Decision, type WorldFeatureInput,
 } from '../../critic/index.js';
 import type { CriticBundle } from '../../critic/bundles/bundle.js';
-import type { CriticProposal, GovernorDecision } from '../recording/episode-record.js';
+import type { CriticProposal, GovernorDecision } from '../../critic/step-records.js';
 
 /** The governed action is the policy's a_t (executed or clamped). */
 export const STEP_POLICY = 0;
@@ -32,8 +32,6 @@ export interface CriticRuntimeOptions {
   readonly privileged: boolean;
   /** The envelope's workspace box for the end effector (m, robot base frame). */
   readonly workspace: { readonly min: readonly [number, number, number]; readonly max: readonly [number, number, number] };
-  /** Env feature names → registry names (the embedded suite's TABLETOP_PRIVILEGED_ALIASES). */
-  readonly aliases?: PrivilegedAliases;
   readonly controlHz?: number;
 }
 
@@ -58,7 +56,7 @@ export class CriticRuntime {
 
   constructor(readonly options: CriticRuntimeOptions) {
     const { bundle } = options;
-    this.builder = new FrameBuilder({ privileged: options.privileged, controlHz: options.controlHz ?? 20, ...(options.aliases ? { privilegedAliases: options.aliases } : {}) });
+    this.builder = new FrameBuilder({ layout: bundle.layout, privileged: options.privileged, controlHz: options.controlHz ?? 20 });
     this.critic = new TemporalCritic(bundle.rules);
     this.governor = new Governor({ duringRecovery: bundle.manifest.during_recovery });
     this.executor = new RecoveryExecutor(bundle.recoveries);
@@ -86,7 +84,7 @@ export class CriticRuntime {
    * Features → rules → governor → (execute | clamp | hold | recovery). `proposed` is the policy's
    * a_t, or null while a recovery drives (the critic then sees "hold" as the proposal).
    */
-  decide(state: ArrayLike<number>, proposed: ArrayLike<number> | null, features: PrivilegedInput | null): StepCode {
+  decide(state: ArrayLike<number>, proposed: ArrayLike<number> | null, features: WorldFeatureInput | null): StepCode {
     let a = proposed;
     if (a === null) {
       writeHold(this.idle, this.envelope.gripper);

@@ -1,35 +1,18 @@
-// Evaluation: N episodes per task of a policy on the embedded suite, in this thread or on the
+// Evaluation: N episodes per task of a policy in a world, in this thread or on the
 // rollout runtime (worker threads with several simulators each, one batched policy server).
 // Results come back in plan order whatever the workers do.
-import { join } from 'node:path';
-import { createEnv, type Env } from '../../sim/index.js';
-import type { Perturbation } from '../../sim/perturbation/schema.js';
+import { loadWorld } from '../../sim/worlds.js';
 import { openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
 import { attribute, type Attribution } from './attribution.js';
-import type { CriticRuntime } from './critic-runtime.js';
-import { criticLabel, openCritic, type CriticPlan } from './open-critic.js';
-import { DEFAULT_INFRA_RETRIES, withInfraRetries, type RetriedOutcome } from './infra-retry.js';
+import { openSlot, runJob } from './episode-job.js';
+import { planJobs, type EpisodeJob, type EvaluationPlan } from './evaluation-plan.js';
+import type { RetriedOutcome } from './infra-retry.js';
 import { runRollouts, type RolloutStats } from './rollout.js';
-import { runEpisode, type EpisodeOutcome } from './run-episode.js';
+import type { EpisodeOutcome } from './run-episode.js';
 import { wilson, type Rate } from './success-rate.js';
 
-export interface EvaluationPlan {
-  readonly tasks: readonly string[];
-  readonly episodesPerTask: number;
-  /** Episode i of every task uses seed firstSeed + i. */
-  readonly firstSeed: number;
-  readonly perturbation?: Perturbation | undefined;
-  /** A `--policy` spec (see openPolicy), opened once per worker. */
-  readonly policy: string;
-  readonly executeSteps: number;
-  /** MCAP files go to recordDir/<task>/<seed>.mcap; nothing is recorded without it. */
-  readonly recordDir?: string | undefined;
-  /** The runtime critic's bundle (each worker loads it from the path); none without it. */
-  readonly critic?: CriticPlan | undefined;
-  /** Re-runs at the same seed of an episode the infrastructure ended (default 2, see infra-retry.ts). */
-  readonly infraRetries?: number | undefined;
-}
+export { planJobs, recordPathFor, type EpisodeJob, type EvaluationPlan } from './evaluation-plan.js';
 
 export interface EvaluationOptions {
   readonly workers: number;
@@ -69,24 +52,6 @@ export interface EvaluationResult {
   readonly meanBatchSize?: number;
 }
 
-export interface EpisodeJob {
-  readonly index: number;
-  readonly task: string;
-  readonly seed: number;
-}
-
-export function planJobs(plan: EvaluationPlan): EpisodeJob[] {
-  const jobs: EpisodeJob[] = [];
-  for (const task of plan.tasks) {
-    for (let i = 0; i < plan.episodesPerTask; i++) jobs.push({ index: jobs.length, task, seed: plan.firstSeed + i });
-  }
-  return jobs;
-}
-
-export function recordPathFor(plan: EvaluationPlan, job: EpisodeJob): string | undefined {
-  return plan.recordDir ? join(plan.recordDir, job.task.replace('/', '__'), `${job.seed}.mcap`) : undefined;
-}
-
 export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions): Promise<EvaluationResult> {
   const started = performance.now();
   const jobs = planJobs(plan);
@@ -105,28 +70,15 @@ export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions)
 }
 
 async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect: (o: EpisodeOutcome, j: EpisodeJob) => void, hosted?: Policy): Promise<void> {
-  const critic = openCritic(plan.critic);
-  const env = await createEnv();
+  const world = await loadWorld(plan.world);
+  const slot = await openSlot(world, plan);
   const policy = hosted ?? (await openPolicy(plan.policy));
   try {
-    for (const job of jobs) collect(await runJob(env, policy, critic, plan, job), job);
+    for (const job of jobs) collect(await runJob(slot, policy, plan, job), job);
   } finally {
     if (!hosted) await policy.close();
-    await env.close();
+    await slot.env.close();
   }
-}
-
-/** One planned episode on `env` (in this thread or in a rollout worker), re-run at its seed after infrastructure failures. */
-export function runJob(env: Env, policy: Policy, critic: CriticRuntime | undefined, plan: EvaluationPlan, job: EpisodeJob): Promise<RetriedOutcome> {
-  const runOnce = () =>
-    runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
-      executeSteps: plan.executeSteps,
-      recordPath: recordPathFor(plan, job),
-      policyLabel: plan.policy,
-      critic,
-      criticLabel: criticLabel(critic),
-    });
-  return withInfraRetries(policy, plan.infraRetries ?? DEFAULT_INFRA_RETRIES, runOnce);
 }
 
 export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wallMs: number): EvaluationResult {

@@ -5,10 +5,11 @@
 // recoveries solve tasks for a policy that does nothing shows up here as a strong critic-alone arm
 // and no synergy, however well "both" does.
 import { join } from 'node:path';
-import { TRIVIAL_POLICY_SPECS } from '../policy/trivial/trivial-policy.js';
+import { bundleHash as bundleFilesHash } from '../../critic/bundles/bundle.js';
+import { TRIVIAL_POLICY_SPECS } from '../policy/open-policy.js';
 import { attribute, type Attribution } from './attribution.js';
 import { evaluate, infraFailureReasons, type EvaluationOptions, type EvaluationPlan, type EvaluationResult } from './evaluation.js';
-import { openCritic, type CriticPlan } from './open-critic.js';
+import type { CriticPlan } from './open-critic.js';
 import {
   DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, pairedSynergy, type Estimate, type MacroSynergy, type SeedOutcomes, type TaskSamples,
 } from './paired-bootstrap.js';
@@ -115,7 +116,7 @@ export async function runGovernanceArms(plan: ArmsPlan, options: ArmsOptions): P
 }
 
 function bundleHash(plan: CriticPlan): string {
-  return openCritic(plan)!.options.bundle.hash;
+  return bundleFilesHash(plan.bundle);
 }
 
 /**

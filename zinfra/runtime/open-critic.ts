@@ -1,10 +1,11 @@
-// `--critic none | default | FILE` for runs on the embedded tabletop suite: load the bundle (a worker
-// thread loads it itself from the path), and set the critic up with the suite's workspace box and
-// feature aliases. The embedded suite authorizes privileged features by default: its features()
-// exist for the critic and never reach the policy.
+// `--critic none | default | FILE`: load the bundle for a world (a worker thread loads it itself
+// from the path) against the world's feature schema, and set the critic up with the world's
+// workspace box and control rate. A simulator authorizes privileged features (its features exist
+// for the critic and never reach the policy); a robot does not.
 import { loadBundle, resolveBundlePath } from '../../critic/bundles/bundle.js';
-import { TABLETOP_PRIVILEGED_ALIASES } from '../../critic/index.js';
-import { CONTROL_HZ, EEF_BOX } from '../../sim/index.js';
+import { ROT_SCALE_RAD, TRANS_SCALE_M } from '../../critic/action.js';
+import { layoutFor } from '../../critic/features/layout.js';
+import type { World } from '../../sim/world.js';
 import { CriticRuntime } from './critic-runtime.js';
 
 export interface CriticPlan {
@@ -14,22 +15,32 @@ export interface CriticPlan {
   readonly privileged: boolean;
 }
 
-/** `none` → undefined; `default`, a bundle directory or a manifest → a plan with an absolute path. */
+/**
+ * `none` → undefined; `default`, a bundle directory or a manifest → a plan with an absolute path.
+ * `privileged`: the run authorizes privileged features (pass the world's `authorizesPrivileged`).
+ */
 export function resolveCriticSpec(spec: string | undefined, privileged = true): CriticPlan | undefined {
   if (spec === undefined || spec === 'none') return undefined;
   return { bundle: resolveBundlePath(spec), privileged };
 }
 
-/** The critic for one simulator (one per env: it keeps per-episode state). */
-export function openCritic(plan: CriticPlan | undefined): CriticRuntime | undefined {
+/** The critic for one simulator of `world` (one per env: it keeps per-episode state). */
+export function openCritic(plan: CriticPlan | undefined, world: World): CriticRuntime | undefined {
   if (!plan) return undefined;
-  const bundle = loadBundle(plan.bundle, { privileged: plan.privileged });
+  const { position, rotation } = world.action.scale;
+  // The critic's command features and tools speak LIBERO's scale; a world with another would be misread.
+  if (position !== TRANS_SCALE_M || rotation !== ROT_SCALE_RAD) {
+    throw new Error(`world "${world.name}" scales actions to ${position} m and ${rotation} rad per step; the critic needs ${TRANS_SCALE_M} m and ${ROT_SCALE_RAD} rad`);
+  }
+  const privileged = plan.privileged && world.authorizesPrivileged;
+  const bundle = loadBundle(plan.bundle, { layout: layoutFor(world.features), privileged });
+  const [x0, y0, z0] = world.workspace.min;
+  const [x1, y1, z1] = world.workspace.max;
   return new CriticRuntime({
     bundle,
-    privileged: plan.privileged,
-    workspace: { min: EEF_BOX.min, max: EEF_BOX.max },
-    aliases: TABLETOP_PRIVILEGED_ALIASES,
-    controlHz: CONTROL_HZ,
+    privileged,
+    workspace: { min: [x0!, y0!, z0!], max: [x1!, y1!, z1!] },
+    controlHz: world.controlHz,
   });
 }
 

@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { openPolicy } from '../policy/open-policy.js';
+import { PolicyServer, openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
-import { PolicyServer } from '../policy/zmq/server.js';
-import type { EpisodeJob, EvaluationPlan } from './evaluation.js';
+import type { EpisodeJob, EvaluationPlan } from './evaluation-plan.js';
 import type { EpisodeOutcome } from './run-episode.js';
 
 export interface RolloutOptions {

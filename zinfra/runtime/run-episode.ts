@@ -7,7 +7,6 @@
 import type { Env, Observation as EnvObservation } from '../../sim/env.js';
 import { SimPhysicsError, SimUnavailable } from '../../sim/errors.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
-import { PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
 import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
 import type { Policy } from '../policy/policy.js';
 import type { Observation } from '../protocol/ndarray.js';
@@ -47,8 +46,8 @@ export interface RunEpisodeOptions {
    * turn). Without it the loop executes the policy's actions as they come.
    */
   readonly critic?: CriticRuntime | undefined;
-  /** Turns the env's observation into the policy's; defaults to the embedded suite's encoding. */
-  readonly toPolicyObservation?: (obs: EnvObservation, task: string) => Observation;
+  /** Turns the env's observation into the policy's (the world's encoding: World.policyEncoder). */
+  readonly toPolicyObservation: (obs: EnvObservation, task: string) => Observation;
 }
 
 export interface RealtimeTiming {
@@ -82,7 +81,7 @@ export interface EpisodeOutcome extends EpisodeSummary {
 export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, options: RunEpisodeOptions): Promise<EpisodeOutcome> {
   const started = performance.now();
   const critic = options.critic;
-  const toPolicy = options.toPolicyObservation ?? embeddedObservation();
+  const toPolicy = options.toPolicyObservation;
   const reset = await env.reset(spec);
   const envSpec = env.spec();
   const timing = options.timing ?? { mode: 'lockstep' };
@@ -229,9 +228,4 @@ function pacer(periodMs: number): (step: number) => Promise<void> {
     const wait = t0 + step * periodMs - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
   };
-}
-
-function embeddedObservation(): (obs: EnvObservation, task: string) => Observation {
-  const writer = new PolicyObservationWriter();
-  return (obs, task) => writer.fill(obs, task);
 }

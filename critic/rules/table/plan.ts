@@ -1,13 +1,13 @@
 // From a rule file to the table's nodes, still as plain objects: the set's distinct comparisons,
 // each rule's guards, its condition's nodes built children first, and per rule its root operand.
 // Operands are numbered as they are made: the comparisons first, then every node's output.
-import { featureIndex } from '../../features/registry.js';
+import type { FeatureLayout } from '../../features/layout.js';
 import type { Condition, RuleFile, RuleSpec } from '../schema.js';
 import type { GuardList } from './guards.js';
 import type { LogicNode } from './logic.js';
 import type { RuleNode } from './rule-nodes.js';
 import type { RuleRow } from './rule-status.js';
-import { asComparison, comparisonKey, tableEligible, type Comparison } from './shape.js';
+import { asComparison, comparisonKey, tableEligible, type Comparison, type SlotOf } from './shape.js';
 import { stagnantGroup, type StagnantNode } from './stagnant.js';
 import type { TrendNode } from './trend.js';
 import { windowGroup, type WindowNode } from './windows.js';
@@ -31,10 +31,11 @@ export interface TablePlan {
 }
 
 /** The nodes of a validated rule file's rules, those the table takes (shape.ts). */
-export function planTable(file: RuleFile): TablePlan {
+export function planTable(file: RuleFile, layout: FeatureLayout): TablePlan {
   const specs = file.rules;
   const eligible = specs.map(tableEligible);
-  const b = new NodeBuilder(collectComparisons(specs, eligible), specs.length);
+  const slotOf: SlotOf = (name) => layout.index(name);
+  const b = new NodeBuilder(collectComparisons(specs, eligible, slotOf), specs.length, slotOf);
   const roots = specs.map((s, i) => (eligible[i] ? b.operand(s.when, i).o : -1));
   const guards = specs.flatMap((s, i) => (eligible[i] && s.guards.length > 0 ? [{ rule: i, args: s.guards.map((g) => b.comparison(g)) }] : []));
   const stagnant = grouped(b.stagnant, stagnantGroup), windows = grouped(b.windows, windowGroup);
@@ -57,10 +58,10 @@ export function planTable(file: RuleFile): TablePlan {
 }
 
 /** The distinct comparisons of the table's rules (guards, then condition, rule by rule), by op. */
-function collectComparisons(specs: readonly RuleSpec[], eligible: readonly boolean[]): Comparison[] {
+function collectComparisons(specs: readonly RuleSpec[], eligible: readonly boolean[], slotOf: SlotOf): Comparison[] {
   const found = new Map<string, Comparison>();
   const collect = (c: Condition): void => {
-    const l = asComparison(c);
+    const l = asComparison(c, slotOf);
     if (l) void (found.has(comparisonKey(l)) || found.set(comparisonKey(l), l));
     else if (c.op === 'always' || c.op === 'eventually') collect(c.cond);
     else if (c.op === 'not') collect(c.arg);
@@ -93,7 +94,11 @@ class NodeBuilder {
   nextOperand: number;
   private readonly index: Map<string, number>;
 
-  constructor(readonly comparisons: readonly Comparison[], nRules: number) {
+  constructor(
+    readonly comparisons: readonly Comparison[],
+    nRules: number,
+    private readonly slotOf: SlotOf,
+  ) {
     this.index = new Map(comparisons.map((l, k) => [comparisonKey(l), k]));
     this.nextOperand = comparisons.length;
     this.nodesOf = Array.from({ length: nRules }, () => []);
@@ -101,7 +106,7 @@ class NodeBuilder {
 
   /** Operand of a comparison condition. */
   comparison(c: Condition): number {
-    return this.index.get(comparisonKey(asComparison(c)!))!;
+    return this.index.get(comparisonKey(asComparison(c, this.slotOf)!))!;
   }
 
   /** Operand of a condition of rule `rule`, and whether it reads a temporal node. */
@@ -109,10 +114,10 @@ class NodeBuilder {
     if (asComparison(c)) return { o: this.comparison(c), temporal: false };
     switch (c.op) {
       case 'stagnant':
-        return this.temporal(rule, 'stagnant', this.stagnant.push({ slot: featureIndex(c.feature), win: c.window, eps: c.eps, out: this.nextOperand, rule }));
+        return this.temporal(rule, 'stagnant', this.stagnant.push({ slot: this.slotOf(c.feature), win: c.window, eps: c.eps, out: this.nextOperand, rule }));
       case 'rising':
       case 'falling': {
-        const node = { slot: featureIndex(c.feature), win: c.window, by: c.by ?? 0, sign: c.op === 'rising' ? 1 : -1, out: this.nextOperand, rule };
+        const node = { slot: this.slotOf(c.feature), win: c.window, by: c.by ?? 0, sign: c.op === 'rising' ? 1 : -1, out: this.nextOperand, rule };
         return this.temporal(rule, 'trend', this.trend.push(node));
       }
       case 'always':

@@ -2,7 +2,6 @@
 // condition is built from comparisons, and/or/not, stagnant, rising/falling, and always/eventually
 // over a condition without temporal nodes. Anything else (a temporal guard, a window over a
 // temporal condition) keeps running through its CompiledRule closures.
-import { featureIndex } from '../../features/registry.js';
 import type { Condition, RuleSpec } from '../schema.js';
 import { NEGATED_OP, OP_EQ, OP_GE, OP_GT, OP_LE, OP_LT, OP_NE } from '../truth.js';
 
@@ -15,15 +14,20 @@ export interface Comparison {
 
 const OPS: Record<string, number> = { lt: OP_LT, le: OP_LE, gt: OP_GT, ge: OP_GE, eq: OP_EQ, ne: OP_NE };
 
+/** A feature's slot in the frame layout the rules were compiled against. */
+export type SlotOf = (feature: string) => number;
+/** For shape checks, where the slot does not matter. */
+const NO_SLOT: SlotOf = () => -1;
+
 /** A comparison, with `not` folded in (not(x < t) is x ≥ t); null if the condition is not one. */
-export function asComparison(c: Condition): Comparison | null {
+export function asComparison(c: Condition, slotOf: SlotOf = NO_SLOT): Comparison | null {
   if (c.op === 'not') {
-    const l = asComparison(c.arg);
+    const l = asComparison(c.arg, slotOf);
     return l && { op: NEGATED_OP[l.op]!, slot: l.slot, t: l.t };
   }
-  if (c.op === 'and' || c.op === 'or') return c.args.length === 1 ? asComparison(c.args[0]!) : null;
+  if (c.op === 'and' || c.op === 'or') return c.args.length === 1 ? asComparison(c.args[0]!, slotOf) : null;
   const op = OPS[c.op];
-  return op === undefined || !('value' in c) ? null : { op, slot: featureIndex(c.feature), t: c.value };
+  return op === undefined || !('value' in c) ? null : { op, slot: slotOf(c.feature), t: c.value };
 }
 
 /** Identity of a comparison, for deduplication. (−0 is kept apart from 0: margins keep its sign.) */
