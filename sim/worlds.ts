@@ -1,4 +1,4 @@
-// Worlds by name: `--world tabletop` (the default), or the path of a module
+// Worlds by name: `--world tabletop` (the default), `--world point-mass`, or the path of a module
 // that exports `world` (a World). A WorldRef is plain data, so a plan can carry it to a worker
 // thread, which loads the same world there.
 import { existsSync } from 'node:fs';
@@ -18,6 +18,7 @@ export const DEFAULT_WORLD = 'tabletop';
 // Static specifiers, so both the sources (tests) and the built package resolve them.
 const BUILTIN: Readonly<Record<string, { load: () => Promise<{ world: World }>; url: URL }>> = {
   tabletop: { load: () => import('./tabletop/tabletop-world.js'), url: new URL('./tabletop/tabletop-world.js', import.meta.url) },
+  'point-mass': { load: () => import('./point-mass/point-mass-world.js'), url: new URL('./point-mass/point-mass-world.js', import.meta.url) },
 };
 
 export const BUILTIN_WORLDS: readonly string[] = Object.keys(BUILTIN);
