@@ -2,6 +2,7 @@
 // mass with its own feature schema (no drawer, no bowl, no gripper), its own bundle and a real ONNX
 // reaching policy. Policy alone runs into the wall; the critic alone (trivial policies) never
 // reaches; governed, the policy gets around the wall.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { world as pointMass } from '../../sim/point-mass/point-mass-world.js';
 import { loadWorld, resolveWorld } from '../../sim/worlds.js';
 import { evaluate } from '../../zinfra/runtime/evaluation.js';
 import { runGovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { packagePath } from '../../zinfra/package-root.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { writeReachPolicy } from '../support/point-mass-policy.js';
 
@@ -71,4 +73,26 @@ describe('the point-mass world', () => {
     expect(manifest.authorized_features.names).not.toContain('privileged.grasped');
     expect(readFileSync(summary.report, 'utf8')).toContain('reach/around_wall');
   }, 240_000);
+});
+
+describe('the point-mass world from the command line', () => {
+  const zetta = (args: string[]) => spawnSync(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
+
+  it('zetta eval --world point-mass: the governed policy gets around the wall', () => {
+    const r = zetta(['eval', '--world', 'point-mass', '--tasks', 'reach/around_wall', '--episodes', '3', '--execute-steps', '2', '--policy', policy, '--critic', bundle, '--no-record', '--out', join(dir, 'eval'), '--json']);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { tasks: Record<string, { success: number }>; recoveries: number };
+    expect(report.tasks['reach/around_wall']!.success).toBe(3);
+    expect(report.recoveries).toBeGreaterThanOrEqual(3);
+  });
+
+  it('zetta evolve --world point-mass runs a campaign and writes its report', () => {
+    const root = join(dir, 'evolve');
+    const r = zetta(['evolve', '--world', 'point-mass', '--suite', 'reach', '--task', 'reach/around_wall', '--root', root, '--policy', policy, '--critic', 'none',
+      '--dev-episodes', '4', '--heldout-seeds', '5000-5003', '--confirm-seeds', '6000-6003', '--generations', '1', '--execute-steps', '2', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { generations: number; report: string };
+    expect(summary.generations).toBe(1);
+    expect(readFileSync(summary.report, 'utf8')).toContain('reach/around_wall');
+  });
 });
