@@ -65,9 +65,9 @@ describe('a campaign killed with SIGKILL', () => {
     const reference = run(straight); // in parallel with the killed one: two cores
     const phases: string[] = [];
     for (const killAt of [
-      { phase: 'dev-rollouts (generation 1)', delayMs: 1200 }, // mid-episodes
+      { phase: 'dev-rollouts (generation 1)', delayMs: 400 }, // mid-episodes (short: a quiet machine ends the phase sooner)
       { phase: 'clustering (generation 1)', delayMs: 0 }, // reading the recordings
-      { phase: 'gating (generation 1, candidate 0)', delayMs: 1500 }, // the candidate's rollouts
+      { phase: 'gating (generation 1, candidate 0)', delayMs: 400 }, // the candidate's rollouts
     ]) {
       const r = await run(killed, killAt);
       expect(r.signal).toBe('SIGKILL');
