@@ -2,6 +2,7 @@
 // there, a file that cannot be read, a bundle the world cannot feed) is one line and exit code 2; anything else is a fault of ours,
 // exit code 1. Stack traces only with --verbose.
 import { CriticLoadError } from '../critic/errors.js';
+import { SkillInputError } from '../skills/errors.js';
 import { PolicySpecError, PolicyUnavailable } from '../zinfra/policy/errors.js';
 import { UsageError } from './command.js';
 
@@ -9,7 +10,7 @@ import { UsageError } from './command.js';
 const INPUT_ERRNO = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
 
 export function isInputError(err: unknown): boolean {
-  if (err instanceof UsageError || err instanceof PolicySpecError || err instanceof PolicyUnavailable || err instanceof CriticLoadError) return true;
+  if (err instanceof UsageError || err instanceof PolicySpecError || err instanceof PolicyUnavailable || err instanceof CriticLoadError || err instanceof SkillInputError) return true;
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && INPUT_ERRNO.has(code) && typeof (err as { path?: unknown }).path === 'string';
 }

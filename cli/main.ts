@@ -15,6 +15,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'an evolution campaign: cluster failures, diagnose, synthesize and gate a critic bundle',
     load: async () => (await import('./commands/evolve.js')).evolveCommand,
   },
+  skills: {
+    summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire',
+    load: async () => (await import('./commands/skills.js')).skillsCommand,
+  },
   'serve-policy': {
     summary: 'serve a policy (ONNX) over ZeroMQ',
     load: async () => (await import('./commands/serve-policy.js')).servePolicyCommand,

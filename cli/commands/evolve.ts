@@ -10,6 +10,8 @@ import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { text } from '../flags/flag.js';
 import { perturb, world } from '../flags/scene.js';
+import { promoteTo } from '../flags/skills.js';
+import { defaultActor } from './skills-args.js';
 import { devEpisodes, envsPerWorker, executeSteps, generations, json, suite, workers } from '../flags/table.js';
 
 const REQUIRED = '--suite, --task and --root are required';
@@ -34,11 +36,13 @@ const FLAGS = {
   workers: workers.default(1, '1; results are identical for any K'),
   envsPerWorker: envsPerWorker.default(1),
   executeSteps: executeSteps.default(5),
+  promoteTo,
   json: json.with({
     help: [
       'last line: {"campaign_id", "promoted", "bundle_sha256", "heldout": {"parent_success",',
       '"candidate_success", "episodes", "p_value"}, "confirmation": {same fields} | null,',
-      '"generations", "decisions", "report"}',
+      '"generations", "decisions", "report"}; with --promote-to also "skill": {"id", "state",',
+      '"created"} | null',
     ].join('\n'),
   }),
 };
@@ -46,7 +50,7 @@ const FLAGS = {
 const HELP = `usage: zetta evolve [--world W] --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
                     [--heldout-seeds 1000-1019] [--confirm-seeds 2000-2019] [--generations 3] [--diagnoser builtin|llm]
                     [--policy SPEC] [--critic default|none|DIR] [--max-candidates 3] [--max-extra-safety-events 0] [--critic-alone-cap 0.1]
-                    [--workers K] [--envs-per-worker E] [--execute-steps k] [--json]
+                    [--workers K] [--envs-per-worker E] [--execute-steps k] [--promote-to DB] [--json]
 
 Runs an evolution campaign: development rollouts, failure clustering, diagnosis, candidate bundles
 (rules + recovery programs) fitted by shadow replay, then the paired, regression, critic-alone (the
@@ -55,6 +59,7 @@ candidate with trivial policies must stay under a cap) and held-out gates (one-s
 seeds that chose nothing: that p-value is the campaign's claim. The policy is never changed.
 Everything lives under DIR: the frozen manifest, the seed preregistration, every artifact with its
 sha256, the promoted bundle and report.html. Run the same command again to resume a campaign that was interrupted.
+With --promote-to DB a promoted bundle becomes a pending skill in that store (zetta skills add).
 
 ${flagHelp(FLAGS)}`;
 
@@ -87,11 +92,24 @@ export const evolveCommand: Command = {
       log: (line) => process.stderr.write(`evolve: ${line}\n`),
     });
     process.stderr.write(`evolve: report in ${summary.report}\n`);
-    if (f.json) printJsonLine(summary);
+    const skill = f.promoteTo === undefined ? undefined : await promoteSkill(summary, f.promoteTo);
+    if (f.json) printJsonLine(skill === undefined ? summary : { ...summary, skill });
     else process.stdout.write(`${summaryLine(summary)}\n`);
     return 0;
   },
 };
+
+/** --promote-to: the promoted bundle as a pending skill (null when nothing was promoted). */
+async function promoteSkill(summary: CampaignSummary, db: string): Promise<{ id: string; state: string; created: boolean } | null> {
+  if (!summary.promoted) {
+    process.stderr.write(`evolve: nothing promoted, so nothing added to ${db}\n`);
+    return null;
+  }
+  const { promoteCampaign } = await import('../../skills/index.js');
+  const r = await promoteCampaign(summary.root, db, { actor: defaultActor(), reason: '' });
+  process.stderr.write(`evolve: ${r.created ? 'added pending skill' : 'already in the store:'} ${r.skill.id} (${r.skill.content.name}) to ${db}\n`);
+  return { id: r.skill.id, state: r.skill.state, created: r.created };
+}
 
 function summaryLine(summary: CampaignSummary): string {
   const c = summary.confirmation;

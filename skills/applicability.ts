@@ -1,0 +1,40 @@
+// Whether a skill applies where a run would load it: the same world, every feature it reads present
+// in the world's layout, its feature conditions naming known features, and the same task family.
+// Pure: it reads only the skill's guard and what the caller says about the target.
+import type { SkillContent } from './skill.js';
+
+export interface ApplicabilityTarget {
+  readonly world: string;
+  /** Every feature name of the target world's frame layout. */
+  readonly features: readonly string[];
+  /** The target task's suite (its family); omitted: not checked. */
+  readonly suite?: string;
+  readonly task?: string;
+}
+
+export interface Applicability {
+  readonly ok: boolean;
+  readonly reason: string;
+}
+
+export function applicability(skill: Pick<SkillContent, 'guard'>, target: ApplicabilityTarget): Applicability {
+  const g = skill.guard;
+  if (g.world !== target.world) return no(`made in world "${g.world}", not "${target.world}"`);
+  const have = new Set(target.features);
+  const missing = g.features.filter((f) => !have.has(f));
+  if (missing.length > 0) return no(`needs ${plural(missing, 'feature')} ${missing.map((f) => `"${f}"`).join(', ')}, which world "${target.world}" lacks`);
+  const badCondition = g.conditions.find((c) => !have.has(c.feature));
+  if (badCondition) return no(`its condition on "${badCondition.feature}" names a feature world "${target.world}" lacks`);
+  if (target.suite !== undefined && target.suite !== g.tags.suite) {
+    return no(`applies to the ${g.tags.suite} suite (from ${g.tags.source_task}), not ${target.suite}${target.task ? ` (${target.task})` : ''}`);
+  }
+  return { ok: true, reason: `world "${g.world}" has all ${g.features.length} features it reads${target.suite ? `; suite ${target.suite}` : ''}` };
+}
+
+function no(reason: string): Applicability {
+  return { ok: false, reason };
+}
+
+function plural(items: readonly unknown[], word: string): string {
+  return items.length === 1 ? word : `${word}s`;
+}

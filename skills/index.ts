@@ -1,0 +1,11 @@
+// The skill library: what a skill is, where it applies, the durable store and the campaign → skill step.
+export { applicability, type Applicability, type ApplicabilityTarget } from './applicability.js';
+export { SkillInputError } from './errors.js';
+export { BUNDLE_FILES, skillFromCampaign, type CampaignSkill } from './from-campaign.js';
+export { featuresRead } from './features-read.js';
+export { SKILL_STATES, allowedEdge, isSkillState, nextState, type SkillAction, type SkillState } from './lifecycle.js';
+export { bundleFile, contentSha, skillId, type ApplicabilityGuard, type BundleFile, type SkillContent } from './skill.js';
+export { APPLICATION_ID } from './store/open.js';
+export { SkillStore, type Actor, type AuditRow, type SkillRecord } from './store/skill-store.js';
+export { verifyStore } from './store/verify.js';
+export { promoteCampaign } from './promote.js';
