@@ -1,8 +1,8 @@
 // `zetta bench <what>`: benchmarks of the hot paths. Each prints medians and p99 and a ratio against
 // a baseline measured in the same run; with --json the last line is one JSON object.
-import { UsageError, type Command } from '../command.js';
+import { commandGroup, type SubcommandEntry } from '../command-group.js';
 
-const BENCHES: Record<string, { summary: string; load: () => Promise<Command> }> = {
+const BENCHES: Record<string, SubcommandEntry> = {
   transport: {
     summary: 'policy round trip: ZeroMQ (Node, Python shim) vs an openpi-style WebSocket',
     load: async () => (await import('./bench-transport.js')).benchTransportCommand,
@@ -22,25 +22,11 @@ const BENCHES: Record<string, { summary: string; load: () => Promise<Command> }>
   critic: { summary: 'critic per action: compiled rules vs a naive interpreter, and heap growth', load: async () => (await import('./bench-critic.js')).benchCriticCommand },
 };
 
-function help(): string {
-  const lines = Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(10)}  ${b.summary}`);
-  return ['usage: zetta bench <what> [flags]', '', 'benchmarks:', ...lines, '', 'zetta bench <what> --help for its flags.'].join('\n');
-}
-
-export const benchCommand: Command = {
+export const benchCommand = commandGroup({
   name: 'bench',
   summary: 'benchmarks of the hot paths (medians, p99, ratio to a baseline)',
-  get help() {
-    return help();
-  },
-  async run(argv) {
-    const [what, ...rest] = argv;
-    if (what === undefined || what === '--help' || what === '-h') {
-      process.stdout.write(`${help()}\n`);
-      return what === undefined ? 2 : 0;
-    }
-    const bench = BENCHES[what];
-    if (!bench) throw new UsageError(`unknown benchmark "${what}"; one of: ${Object.keys(BENCHES).join(', ')}`);
-    return (await bench.load()).run(rest);
-  },
-};
+  noun: 'benchmark',
+  nameWidth: 10,
+  entries: BENCHES,
+  help: (list) => ['usage: zetta bench <what> [flags]', '', 'benchmarks:', list, '', 'zetta bench <what> --help for its flags.'].join('\n'),
+});

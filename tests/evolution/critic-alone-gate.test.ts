@@ -9,32 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATES, SeedOverlapError, builtinDiagnoser, runCampaign, type CampaignOptions, type RolloutRunner } from '../../evolution/index.js';
 import { criticAloneGate } from '../../evolution/gates/critic-alone.js';
 import type { EpisodeResult } from '../../evolution/campaign/rollouts.js';
-import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
-import { TASK, writeSyntheticEpisode } from './synthetic.js';
+import { TASK, governedRunner, type SuccessRule } from './synthetic.js';
 import { TABLETOP_WORLD } from '../support/tabletop.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-alone-'));
 
-/** Episodes succeed when `succeeds(governed, control, seed)`; each one is recorded like a real one. */
-function runner(succeeds: (governed: boolean, control: string | undefined, seed: number) => boolean, seen: string[] = []): RolloutRunner {
-  return {
-    policyLabel: 'synthetic',
-    async run(req, onEpisode) {
-      for (const seed of req.seeds) {
-        seen.push(req.policy ?? 'policy');
-        const success = succeeds(req.bundleDir !== null, req.policy, seed);
-        const path = join(req.recordDir, TASK.replace('/', '__'), `${seed}.mcap`);
-        const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
-        const outcome: EpisodeOutcome = {
-          task: req.task, seed, success, steps: s.steps, milestones: s.milestones, infraFailure: null, physicsDivergence: false,
-          policyActions: s.steps, unmodifiedPolicyActions: s.steps, recoveryActions: 0, milestonesDuringRecovery: 0, holdActions: 0,
-          policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0,
-          envelopeHits: 0, aborted: false,
-        };
-        onEpisode(outcome);
-      }
-    },
-  };
+/** Episodes succeed when `succeeds(governed, control, seed)`; `seen` collects the policy of each. */
+function runner(succeeds: SuccessRule, seen: string[] = []): RolloutRunner {
+  return governedRunner(succeeds, (_seed, control) => seen.push(control ?? 'policy'));
 }
 
 function options(root: string, over: Partial<CampaignOptions>): CampaignOptions {

@@ -65,22 +65,31 @@ export async function writeSyntheticEpisode(path: string, spec: SyntheticSpec): 
   return summary;
 }
 
-/** A runner whose episodes succeed on seeds where `succeeds(seed)` (candidates change nothing). */
-export function syntheticRunner(succeeds: (seed: number) => boolean, calls: number[] = []): RolloutRunner {
+/** Whether a synthetic episode succeeds: under a bundle or not, with a control policy or the campaign's. */
+export type SuccessRule = (governed: boolean, control: string | undefined, seed: number) => boolean;
+
+/** A runner whose episodes succeed where `succeeds` says; each is recorded like a real one. */
+export function governedRunner(succeeds: SuccessRule, onEpisode: (seed: number, control: string | undefined) => void = () => {}): RolloutRunner {
   return {
     policyLabel: 'synthetic',
-    async run(req, onEpisode) {
+    async run(req, report) {
       for (const seed of req.seeds) {
-        calls.push(seed);
+        onEpisode(seed, req.policy);
         const path = join(req.recordDir, req.task.replace('/', '__'), `${seed}.mcap`);
-        const s = (await writeSyntheticEpisode(path, { seed, success: succeeds(seed), stallAt: 30 + (seed % 5) * 4 }))!;
+        const success = succeeds(req.bundleDir !== null, req.policy, seed);
+        const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
         const outcome: EpisodeOutcome = {
           task: req.task, seed, success: s.success, steps: s.steps, milestones: s.milestones, infraFailure: null,
           physicsDivergence: false, policyActions: s.steps, unmodifiedPolicyActions: s.steps, recoveryActions: 0, milestonesDuringRecovery: 0, holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0,
           resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0, envelopeHits: 0, aborted: false,
         };
-        onEpisode(outcome);
+        report(outcome);
       }
     },
   };
+}
+
+/** A runner whose episodes succeed on seeds where `succeeds(seed)` (candidates change nothing). */
+export function syntheticRunner(succeeds: (seed: number) => boolean, calls: number[] = []): RolloutRunner {
+  return governedRunner((_governed, _control, seed) => succeeds(seed), (seed) => calls.push(seed));
 }
