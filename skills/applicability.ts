@@ -1,5 +1,6 @@
 // Whether a skill applies where a run would load it: the same world, every feature it reads present
-// in the world's layout, its feature conditions naming known features, and the same task family.
+// in the world's layout (and privileged ones authorized), its feature conditions naming known
+// features, and the same task family.
 // Pure: it reads only the skill's guard and what the caller says about the target.
 import type { SkillContent } from './skill.js';
 
@@ -7,6 +8,8 @@ export interface ApplicabilityTarget {
   readonly world: string;
   /** Every feature name of the target world's frame layout. */
   readonly features: readonly string[];
+  /** The run feeds privileged features (a simulator may; a robot never does). Omitted: not checked. */
+  readonly privilegedAuthorized?: boolean;
   /** The target task's suite (its family); omitted: not checked. */
   readonly suite?: string;
   readonly task?: string;
@@ -23,6 +26,7 @@ export function applicability(skill: Pick<SkillContent, 'guard'>, target: Applic
   const have = new Set(target.features);
   const missing = g.features.filter((f) => !have.has(f));
   if (missing.length > 0) return no(`needs ${plural(missing, 'feature')} ${missing.map((f) => `"${f}"`).join(', ')}, which world "${target.world}" lacks`);
+  if (g.privileged && target.privilegedAuthorized === false) return no(`reads privileged features, which a run in world "${target.world}" does not authorize`);
   const badCondition = g.conditions.find((c) => !have.has(c.feature));
   if (badCondition) return no(`its condition on "${badCondition.feature}" names a feature world "${target.world}" lacks`);
   if (target.suite !== undefined && target.suite !== g.tags.suite) {

@@ -48,6 +48,7 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
     guard: {
       world: manifest.world,
       features: featuresRead([bundle['rules.json'], bundle['recoveries.json']], names),
+      privileged: (bundle['manifest.json'] as { privileged?: boolean }).privileged === true,
       conditions: [],
       tags: { suite: manifest.suite, source_task: manifest.task },
     },

@@ -16,6 +16,8 @@ export interface ApplicabilityGuard {
   readonly world: string;
   /** Every feature name its rules and recovery programs read, sorted. */
   readonly features: readonly string[];
+  /** Its bundle reads privileged (simulator ground truth) features: only a run that authorizes them may load it. */
+  readonly privileged: boolean;
   readonly conditions: readonly FeatureCondition[];
   /** The task family it applies to (its source suite) and where it came from. */
   readonly tags: { readonly suite: string; readonly source_task: string };

@@ -78,7 +78,7 @@ function describe(s: SkillRecord, files: readonly string[], audit: readonly Audi
   return [
     `skill ${s.id}  ${s.state}  ${c.name}`,
     `  ${c.description}`,
-    `guard: world ${c.guard.world}, suite ${c.guard.tags.suite} (from ${c.guard.tags.source_task}); reads ${c.guard.features.join(', ')}`,
+    `guard: world ${c.guard.world}, suite ${c.guard.tags.suite} (from ${c.guard.tags.source_task}); reads ${c.guard.features.join(', ')}${c.guard.privileged ? ' (privileged: loads only where the run authorizes it)' : ''}`,
     `evidence: campaign ${e.campaign_id}, candidate ${e.promoted_candidate} (generation ${e.generation})`,
     ...decisions,
     `  held-out ${figures(e.heldout)}; confirmation ${figures(e.confirmation)}`,

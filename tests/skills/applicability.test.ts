@@ -5,6 +5,7 @@ import { applicability, type ApplicabilityGuard } from '../../skills/index.js';
 const guard: ApplicabilityGuard = {
   world: 'tabletop',
   features: ['observed.object_x', 'robot.eef_z'],
+  privileged: false,
   conditions: [],
   tags: { suite: 'spatial', source_task: 'spatial/left_cube_in_bowl' },
 };
@@ -33,6 +34,14 @@ describe('applicability', () => {
     const a = applicability(skill, { world: 'tabletop', features: tabletop, suite: 'goal', task: 'goal/press_button' });
     expect(a.ok).toBe(false);
     expect(a.reason).toMatch(/spatial suite.*not goal \(goal\/press_button\)/);
+  });
+
+  it('does not hold for a run that withholds privileged features when the skill reads them', () => {
+    const oracle = { guard: { ...guard, privileged: true } };
+    expect(applicability(oracle, { world: 'tabletop', features: tabletop, privilegedAuthorized: true }).ok).toBe(true);
+    const a = applicability(oracle, { world: 'tabletop', features: tabletop, privilegedAuthorized: false });
+    expect(a).toMatchObject({ ok: false, reason: expect.stringContaining('privileged') });
+    expect(applicability(skill, { world: 'tabletop', features: tabletop, privilegedAuthorized: false }).ok).toBe(true);
   });
 
   it('does not hold when a feature condition names a feature the world lacks', () => {
