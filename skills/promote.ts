@@ -7,11 +7,8 @@ export async function promoteCampaign(root: string, dbPath: string, who: Actor):
   const { content, files } = await skillFromCampaign(root);
   // the default reason names the campaign, so the audit row says where the skill came from
   const why = who.reason === '' ? `promoted by campaign ${content.evidence.campaign_id}` : who.reason;
-  const store = SkillStore.open(dbPath);
-  try {
+  return SkillStore.using(dbPath, (store) => {
     const { id, created } = store.add(content, files, { actor: who.actor, reason: why });
     return { skill: store.get(id), created };
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -25,15 +25,6 @@ its sha256) and the audit trail of its transitions.
 
 ${flagHelp(SHOW_FLAGS)}`;
 
-function withStore<T>(path: string, f: (store: SkillStore) => T): T {
-  const store = SkillStore.open(path);
-  try {
-    return f(store);
-  } finally {
-    store.close();
-  }
-}
-
 function listRow(s: SkillRecord) {
   const c = s.content;
   return { id: s.id, name: c.name, state: s.state, world: c.guard.world, suite: c.guard.tags.suite, campaign_id: c.evidence.campaign_id, created_at: s.created_at, updated_at: s.updated_at };
@@ -46,7 +37,7 @@ export const skillsListCommand: Command = {
   async run(argv) {
     const f = readFlags(argv, LIST_FLAGS);
     if (f === 'help') return printHelp(LIST_HELP);
-    const rows = withStore(f.db, (store) => store.list().map(listRow));
+    const rows = SkillStore.using(f.db, (store) => store.list().map(listRow));
     if (f.json) printJsonLine({ skills: rows });
     else if (rows.length === 0) process.stdout.write(`no skills in ${f.db}\n`);
     else for (const r of rows) process.stdout.write(`${r.id}  ${r.state.padEnd(8)}  ${r.name}  (${r.world}, ${r.suite}; campaign ${r.campaign_id})\n`);
@@ -61,7 +52,7 @@ export const skillsShowCommand: Command = {
   async run(argv) {
     const a = readArgs(argv, SHOW_FLAGS, 'the skill ID');
     if (a === 'help') return printHelp(SHOW_HELP);
-    const { skill, audit, files } = withStore(a.flags.db, (store) => {
+    const { skill, audit, files } = SkillStore.using(a.flags.db, (store) => {
       const skill = store.get(a.arg);
       return { skill, files: store.bundle(skill.id), audit: store.auditLog(skill.id) };
     });

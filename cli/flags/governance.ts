@@ -17,8 +17,8 @@ export interface LoadedCritic {
  */
 export function openCriticFlag(plan: CriticPlan | null | undefined, world: World): LoadedCritic | undefined {
   if (!plan) return undefined;
-  const authorized = { ...plan, privileged: plan.privileged && world.authorizesPrivileged };
-  return { plan: authorized, label: criticLabel(openCritic(authorized, world)) };
+  // openCritic (here and in every worker) withholds privileged features the world does not authorize
+  return { plan, label: criticLabel(openCritic(plan, world)) };
 }
 
 export const policy = text('policy', { metavar: 'SPEC', help: POLICY_SPEC_HELP }).default('embedded');

@@ -51,6 +51,16 @@ export class SkillStore {
     return new SkillStore(path, openDatabase(path));
   }
 
+  /** Opens the store, runs `f` with it, and closes it whatever `f` does. */
+  static using<T>(path: string, f: (store: SkillStore) => T): T {
+    const store = SkillStore.open(path);
+    try {
+      return f(store);
+    } finally {
+      store.close();
+    }
+  }
+
   close(): void {
     this.db.close();
   }

@@ -31,7 +31,6 @@ export function runJob(slot: EpisodeSlot, policy: Policy, plan: EvaluationPlan, 
   return withInfraRetries(policy, plan.infraRetries ?? DEFAULT_INFRA_RETRIES, runOnce);
 }
 
-
 /** A fresh env of the world, its policy encoder and the plan's critic (one per simulator). */
 export async function openSlot(world: World, plan: EvaluationPlan): Promise<EpisodeSlot> {
   return { env: await world.createEnv(), encoder: world.policyEncoder(), critic: openCritic(plan.critic, world) };
