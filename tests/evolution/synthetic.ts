@@ -81,7 +81,7 @@ export function governedRunner(succeeds: SuccessRule, onEpisode: (seed: number, 
         const outcome: EpisodeOutcome = {
           task: req.task, seed, success: s.success, steps: s.steps, milestones: s.milestones, infraFailure: null,
           physicsDivergence: false, policyActions: s.steps, unmodifiedPolicyActions: s.steps, recoveryActions: 0, milestonesDuringRecovery: 0, holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0,
-          resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0, envelopeHits: 0, aborted: false,
+          resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0, envelopeHits: 0, aborted: false, firings: {}, programStarts: {},
         };
         report(outcome);
       }

@@ -13,7 +13,7 @@ function outcome(task: string, seed: number, success: boolean, unmodified = 0, r
   return {
     task, seed, success, steps: 100, milestones: [], infraFailure: null, physicsDivergence: false, policyActions: unmodified,
     unmodifiedPolicyActions: unmodified, recoveryActions: 100 - unmodified, milestonesDuringRecovery: recoveries ? 1 : 0, wallMs: 1,
-    holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: `${task}#${seed}`, recordPath: null, recoveries, envelopeHits: 0, aborted: false,
+    holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: `${task}#${seed}`, recordPath: null, recoveries, envelopeHits: 0, aborted: false, firings: {}, programStarts: {},
   };
 }
 

@@ -42,6 +42,13 @@ export class CriticRuntime {
   recoveriesStarted = 0;
   /** Steps on which the envelope changed the action. */
   envelopeHits = 0;
+  /**
+   * This episode's decisions per rule id that caused them: a recovery counts once when it starts, a
+   * hold, clamp or abort once per step. What a run reports as "which rules (and skills) fired".
+   */
+  readonly firings = new Map<string, number>();
+  /** Recovery programs started this episode, per program id. */
+  readonly programStarts = new Map<string, number>();
   private readonly action = new Float32Array(7);
   private readonly idle = new Float32Array(7);
   private readonly builder: FrameBuilder;
@@ -73,6 +80,8 @@ export class CriticRuntime {
     this.decision = null;
     this.trigger = -1;
     this.recoveriesStarted = this.envelopeHits = 0;
+    this.firings.clear();
+    this.programStarts.clear();
   }
 
   /** A recovery program drives the robot: the loop does not ask the policy this step. */
@@ -94,6 +103,7 @@ export class CriticRuntime {
     const result = this.critic.evaluate(frame);
     const d = this.governor.decide(result, this.executor.runningId);
     this.decision = d;
+    if (d.cause && d.kind !== 'execute' && (d.kind !== 'recover' || d.start)) count(this.firings, d.cause.ruleId);
     if (this.executor.running && (d.kind !== 'recover' || d.start)) this.executor.cancel(); // pre-empted
     switch (d.kind) {
       case 'execute':
@@ -149,10 +159,15 @@ export class CriticRuntime {
       this.lastProgram = d.recovery;
       this.trigger = d.cause?.ruleIndex ?? -1;
       this.recoveriesStarted++;
+      count(this.programStarts, d.recovery!);
     }
     const code = this.executor.tick(this.builder.frame, this.trigger < 0 || this.critic.isClear(this.trigger), this.action);
     if (code === RECOVERY_ABORT) return STEP_ABORT;
     if (code === RECOVERY_REENTER) return STEP_REENTER;
     return STEP_RECOVERY;
   }
+}
+
+function count(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
 }

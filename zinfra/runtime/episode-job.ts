@@ -6,19 +6,21 @@ import type { Policy } from '../policy/policy.js';
 import type { CriticRuntime } from './critic-runtime.js';
 import { recordPathFor, type EpisodeJob, type EvaluationPlan } from './evaluation-plan.js';
 import { DEFAULT_INFRA_RETRIES, withInfraRetries, type RetriedOutcome } from './infra-retry.js';
-import { criticLabel, openCritic } from './open-critic.js';
+import { criticLabel, criticPlanFor, openCritic } from './open-critic.js';
 import { runEpisode } from './run-episode.js';
 
-/** The env, policy encoder and critic one simulator slot uses, episode after episode. */
+/** The env, policy encoder and critics one simulator slot uses, episode after episode. */
 export interface EpisodeSlot {
   readonly env: Env;
   readonly encoder: ReturnType<World['policyEncoder']>;
-  readonly critic: CriticRuntime | undefined;
+  /** The critic for a task's episodes (the plan's, or the task's own bundle): opened once, then reused. */
+  readonly criticFor: (task: string) => CriticRuntime | undefined;
 }
 
 /** One planned episode on `env` (in this thread or in a rollout worker), re-run at its seed after infrastructure failures. */
 export function runJob(slot: EpisodeSlot, policy: Policy, plan: EvaluationPlan, job: EpisodeJob): Promise<RetriedOutcome> {
-  const { env, encoder, critic } = slot;
+  const { env, encoder } = slot;
+  const critic = slot.criticFor(job.task);
   const runOnce = () =>
     runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
       executeSteps: plan.executeSteps,
@@ -31,7 +33,14 @@ export function runJob(slot: EpisodeSlot, policy: Policy, plan: EvaluationPlan, 
   return withInfraRetries(policy, plan.infraRetries ?? DEFAULT_INFRA_RETRIES, runOnce);
 }
 
-/** A fresh env of the world, its policy encoder and the plan's critic (one per simulator). */
+/** A fresh env of the world, its policy encoder and the plan's critics (one set per simulator). */
 export async function openSlot(world: World, plan: EvaluationPlan): Promise<EpisodeSlot> {
-  return { env: await world.createEnv(), encoder: world.policyEncoder(), critic: openCritic(plan.critic, world) };
+  const byBundle = new Map<string, CriticRuntime | undefined>();
+  const criticFor = (task: string) => {
+    const taskPlan = criticPlanFor(plan.critic, task);
+    const key = taskPlan?.bundle ?? '';
+    if (!byBundle.has(key)) byBundle.set(key, openCritic(taskPlan, world));
+    return byBundle.get(key);
+  };
+  return { env: await world.createEnv(), encoder: world.policyEncoder(), criticFor };
 }

@@ -13,6 +13,17 @@ export interface CriticPlan {
   readonly bundle: string;
   /** The run authorizes privileged simulator features. */
   readonly privileged: boolean;
+  /**
+   * Tasks that run another bundle (task id → absolute manifest path): the base composed with the
+   * skills that apply to that task (`--skills active`). Tasks not named here run `bundle`.
+   */
+  readonly byTask?: Readonly<Record<string, string>> | undefined;
+}
+
+/** The plan one task's episodes run: its own bundle where the plan names one. */
+export function criticPlanFor(plan: CriticPlan | undefined, task: string): CriticPlan | undefined {
+  const own = plan?.byTask?.[task];
+  return plan && own ? { bundle: own, privileged: plan.privileged } : plan;
 }
 
 /**

@@ -74,6 +74,10 @@ export interface EpisodeOutcome extends EpisodeSummary {
   readonly recoveries: number;
   /** Steps on which the safety envelope changed the action. */
   readonly envelopeHits: number;
+  /** The critic's decisions per rule id that caused them (see CriticRuntime.firings); {} without a critic. */
+  readonly firings: Readonly<Record<string, number>>;
+  /** Recovery programs started, per program id; {} without a critic. */
+  readonly programStarts: Readonly<Record<string, number>>;
   /** The critic ended the episode (a rule's abort, or a program's). */
   readonly aborted: boolean;
 }
@@ -200,6 +204,8 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     recordPath: options.recordPath ?? null,
     recoveries: critic?.recoveriesStarted ?? 0,
     envelopeHits: critic?.envelopeHits ?? 0,
+    firings: critic ? Object.fromEntries(critic.firings) : {},
+    programStarts: critic ? Object.fromEntries(critic.programStarts) : {},
     aborted,
   };
 }
