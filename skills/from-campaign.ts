@@ -4,14 +4,17 @@
 // files. Nothing here writes: the store decides what becomes of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutFor } from '../critic/features/layout.js';
+import { layoutFor, type FeatureLayout } from '../critic/features/layout.js';
+import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
 import { ArtifactHashError, ArtifactStore, sha256 } from '../evolution/campaign/artifacts.js';
 import { manifestSha, type Manifest } from '../evolution/campaign/manifest.js';
 import { STATE_FILE } from '../evolution/campaign/state-machine.js';
 import type { PromotionEvidence } from '../evolution/promotion.js';
 import { promotedDir } from '../evolution/promotion.js';
 import type { CampaignReport } from '../evolution/report/report.js';
+import { NO_BUNDLE, bundleSha, readBundle, type BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { loadWorld, resolveWorld } from '../sim/worlds.js';
+import { entryChanges, type SkillChanges } from './changes.js';
 import { SkillInputError } from './errors.js';
 import { featuresRead } from './features-read.js';
 import { bundleFile, type BundleFile, type GateDecision, type SkillContent } from './skill.js';
@@ -40,7 +43,8 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
   const evidence = checked<PromotionEvidence>(store, `${dir}/evidence.json`, ledger);
   const bundle = Object.fromEntries(files.map((f) => [f.name, JSON.parse(f.bytes.toString('utf8')) as unknown]));
   const world = await loadWorld(resolveWorld(manifest.world));
-  const names = layoutFor(world.features).features.map((f) => f.name);
+  const layout = layoutFor(world.features);
+  const names = layout.features.map((f) => f.name);
   const content: SkillContent = {
     version: 1,
     name: `${evidence.candidate.hypothesis.template}@${manifest.task}`,
@@ -70,6 +74,7 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
       evidence_sha256: ledger[`${dir}/evidence.json`]!,
       rollouts: evidence.verdict.rollouts,
     },
+    changes: changesFromBase(store, manifest, bundle, layout, world.authorizesPrivileged),
     files: Object.fromEntries(files.map((f) => [f.name, f.sha256])),
   };
   return { content, files };
@@ -108,6 +113,28 @@ function promotedFile(store: ArtifactStore, path: string, ledger: Readonly<Recor
   const contentSha = sha256(bytes.toString('utf8').replace(/\n$/, ''));
   if (listed !== contentSha) throw new SkillInputError(`${store.abs(path)}: hashes to ${contentSha.slice(0, 12)}, not the ${listed?.slice(0, 12) ?? 'missing'} its hashes.json records`);
   return bundleFile(path.slice(path.lastIndexOf('/') + 1), bytes);
+}
+
+/** The promoted bundle against the campaign's frozen base (bundles/<sha12>/, or none). */
+function changesFromBase(store: ArtifactStore, manifest: Manifest, promoted: Record<string, unknown>, layout: FeatureLayout, privileged: boolean): SkillChanges {
+  const { spec, sha256: baseSha } = manifest.base_bundle;
+  let base: BundleContent = NO_BUNDLE;
+  if (spec !== 'none') {
+    const dir = store.abs(`bundles/${baseSha.slice(0, 12)}`);
+    try {
+      base = readBundle(dir, layout, privileged);
+    } catch (err) {
+      throw new SkillInputError(`${dir}: the campaign's base bundle cannot be read: ${(err as Error).message}`);
+    }
+    if (bundleSha(base) !== baseSha) throw new SkillInputError(`${dir}: the campaign's base bundle no longer hashes to ${baseSha.slice(0, 12)}`);
+  }
+  const rules = RuleFileSchema.parse(promoted['rules.json']).rules;
+  const programs = RecoveryFileSchema.parse(promoted['recoveries.json']).programs;
+  return {
+    base: { name: base.manifest.name, sha256: baseSha },
+    rules: entryChanges(RuleFileSchema.parse(base.rules).rules, rules),
+    programs: entryChanges(RecoveryFileSchema.parse(base.recoveries).programs, programs),
+  };
 }
 
 function lastPromotion(report: CampaignReport): number {

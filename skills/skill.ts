@@ -3,6 +3,7 @@
 // version is immutable: its id is the first 12 hex digits of the sha256 of its canonical content,
 // so the same promotion added twice is the same skill, and any change is a new version.
 import { canonicalJson, sha256 } from '../evolution/campaign/artifacts.js';
+import type { SkillChanges } from './changes.js';
 
 /** A condition on a feature's value that must hold for the skill to apply (checked at run time). */
 export interface FeatureCondition {
@@ -68,6 +69,8 @@ export interface SkillContent {
   readonly guard: ApplicabilityGuard;
   readonly evidence: SkillEvidence;
   readonly provenance: SkillProvenance;
+  /** What the skill changes in the bundle its campaign started from: what a run composes onto its own. */
+  readonly changes: SkillChanges;
   /** Bundle file name → sha256 of its bytes (the bytes live in the store, by hash). */
   readonly files: Readonly<Record<string, string>>;
 }

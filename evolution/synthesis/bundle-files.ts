@@ -47,7 +47,8 @@ export function behaviourSha(content: BundleContent): string {
   }));
 }
 
-function withoutNotes(value: unknown): unknown {
+/** A bundle value with every `description` and `evidence` left out: what it does, not what it says. */
+export function withoutNotes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNotes);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description' && k !== 'evidence').map(([k, v]) => [k, withoutNotes(v)]));

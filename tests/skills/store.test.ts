@@ -127,6 +127,11 @@ describe('a campaign as a skill', () => {
     expect(files.map((f) => f.name)).toEqual(['manifest.json', 'rules.json', 'recoveries.json']);
     expect(Object.keys(content.provenance.rollouts)).toContain('candidate_heldout');
     expect(bundleFile('x', files[1]!.bytes).sha256).toBe(content.files['rules.json']);
+    // The change against the campaign's base ("none": every rule and program is new), nothing else.
+    expect(content.changes.base.name).toBe('none');
+    expect(content.changes.rules.added.map((r) => r.id)).toEqual([expect.stringMatching(/^evo\.g1-k\d+\.stall$/)]);
+    expect(content.changes.programs.added).toHaveLength(1);
+    expect([content.changes.rules.replaced, content.changes.rules.removed, content.changes.programs.replaced, content.changes.programs.removed]).toEqual([[], [], [], []]);
   });
 
   it('refuses a campaign that promoted nothing, and a promoted bundle changed since', async () => {

@@ -1,0 +1,50 @@
+// What a skill changes: its promoted bundle against the bundle its campaign started from, as rules
+// and recovery programs added, replaced (same id, other behaviour) or removed. This is what a run
+// composes onto its own base bundle, so a skill carries its change and not a copy of the base that
+// happened to be current when its campaign ran. Descriptions and evidence notes are not behaviour:
+// a rule that differs only in them is not a change.
+import { canonicalJson } from '../evolution/campaign/artifacts.js';
+import { withoutNotes } from '../evolution/synthesis/bundle-files.js';
+
+/** A rule or a recovery program as the bundle files hold it: an id and the rest. */
+export interface BundleEntry {
+  readonly id: string;
+  readonly [key: string]: unknown;
+}
+
+export interface EntryChanges {
+  /** Entries whose id the base lacks. */
+  readonly added: readonly BundleEntry[];
+  /** Entries whose id the base has, with other behaviour. */
+  readonly replaced: readonly BundleEntry[];
+  /** Ids the base has and the skill's bundle dropped. */
+  readonly removed: readonly string[];
+}
+
+export interface SkillChanges {
+  /** The bundle the campaign started from (its manifest name and evolution's bundle sha256). */
+  readonly base: { readonly name: string; readonly sha256: string };
+  readonly rules: EntryChanges;
+  readonly programs: EntryChanges;
+}
+
+/** The entries in `after` that `before` lacks or holds with another behaviour, and those it dropped. */
+export function entryChanges(before: readonly BundleEntry[], after: readonly BundleEntry[]): EntryChanges {
+  const old = new Map(before.map((e) => [e.id, behaviourKey(e)]));
+  const kept = new Set(after.map((e) => e.id));
+  return {
+    added: after.filter((e) => !old.has(e.id)),
+    replaced: after.filter((e) => old.has(e.id) && old.get(e.id) !== behaviourKey(e)),
+    removed: before.filter((e) => !kept.has(e.id)).map((e) => e.id),
+  };
+}
+
+export function isEmptyChange(c: SkillChanges): boolean {
+  const none = (e: EntryChanges) => e.added.length + e.replaced.length + e.removed.length === 0;
+  return none(c.rules) && none(c.programs);
+}
+
+/** An entry's behaviour, notes left out: equal keys mean the entry does the same thing. */
+export function behaviourKey(entry: unknown): string {
+  return canonicalJson(withoutNotes(entry));
+}
