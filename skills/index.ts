@@ -1,4 +1,5 @@
-// The skill library: what a skill is, where it applies, the durable store and the campaign → skill step.
+// The skill library: what a skill is, where it applies, the durable store, the campaign → skill step,
+// and composing active skills into a run.
 export { applicability, type Applicability, type ApplicabilityTarget } from './applicability.js';
 export { SkillInputError } from './errors.js';
 export { BUNDLE_FILES, skillFromCampaign, type CampaignSkill } from './from-campaign.js';
@@ -9,3 +10,6 @@ export { APPLICATION_ID } from './store/open.js';
 export { SkillStore, type Actor, type AuditRow, type SkillRecord } from './store/skill-store.js';
 export { verifyStore } from './store/verify.js';
 export { promoteCampaign } from './promote.js';
+export { withActiveSkills, skillFirings, type ActiveSkills, type SkillFiring, type TaskSkills } from './active-skills.js';
+export { composeSkills, type Composition, type SkillConflict, type SkillDecision } from './compose.js';
+export { formatSkillFirings, formatSkillsLoaded } from './skills-text.js';

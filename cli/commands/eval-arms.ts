@@ -7,6 +7,8 @@ import type { Attribution } from '../../zinfra/runtime/attribution.js';
 import { formatArms } from '../../zinfra/runtime/arms-table.js';
 import { runGovernanceArms, type ArmReport, type ArmRun, type ArmsPlan, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import type { Estimate } from '../../zinfra/runtime/paired-bootstrap.js';
+import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
+import type { ActiveSkills, SkillFiring } from '../../skills/index.js';
 import { printJsonLine } from '../command.js';
 import { progress } from '../progress.js';
 
@@ -17,11 +19,14 @@ export interface ArmsCommandOptions {
   readonly json: boolean;
   readonly suite: string;
   readonly criticLabel: string;
+  /** `--skills active`: what loaded where; the report adds which fired in each arm under the critic. */
+  readonly skills?: ActiveSkills | undefined;
 }
 
 export async function runArmsCommand(plan: ArmsPlan, o: ArmsCommandOptions): Promise<number> {
   const armName = (r: ArmRun) => (r.arm === 'policy' ? `policy alone (${r.policy})` : r.arm === 'critic' ? `critic alone (${r.policy})` : `both (${r.policy} + critic)`);
   let bar = progress('arm');
+  const governed: { run: ArmRun; outcomes: readonly EpisodeOutcome[] }[] = [];
   const arms = await runGovernanceArms(plan, {
     workers: o.workers,
     envsPerWorker: o.envsPerWorker,
@@ -32,15 +37,24 @@ export async function runArmsCommand(plan: ArmsPlan, o: ArmsCommandOptions): Pro
     onEpisode: (_run, _o, done, total) => bar.update(done, total),
     onArmDone: (run, r) => {
       bar.done();
+      if (run.critic) governed.push({ run, outcomes: r.outcomes });
       process.stderr.write(`arm done: ${armName(run)}: macro success ${(100 * r.macroSuccess).toFixed(1)}%, ${r.outcomes.length} episodes, ${(r.wallMs / 1000).toFixed(1)} s\n`);
     },
   });
-  const report = { suite: o.suite, critic_label: o.criticLabel, ...toArmsReport(arms) };
+  const fired = o.skills ? await firedPerArm(o.skills, governed) : undefined;
+  const report = { suite: o.suite, critic_label: o.criticLabel, ...toArmsReport(arms), ...(o.skills ? { skills: { ...o.skills, fired } } : {}) };
   writeJsonAtomic(join(o.out, 'arms.json'), report);
   process.stdout.write(`${formatArms(arms)}\n`);
+  if (fired) process.stdout.write(`skills in the both arm:\n${(await import('../../skills/index.js')).formatSkillFirings(fired['both']!)}\n`);
   process.stderr.write(`arms.json${plan.recordDir ? ' and episodes' : ''} in ${o.out}\n`);
   if (o.json) printJsonLine(report);
   return 0;
+}
+
+/** Which loaded skills fired in each governed arm: "both", and "critic_alone <control>" per control. */
+async function firedPerArm(skills: ActiveSkills, governed: readonly { run: ArmRun; outcomes: readonly EpisodeOutcome[] }[]): Promise<Record<string, SkillFiring[]>> {
+  const { skillFirings } = await import('../../skills/index.js');
+  return Object.fromEntries(governed.map(({ run, outcomes }) => [run.arm === 'both' ? 'both' : `critic_alone ${run.policy}`, skillFirings(skills, outcomes)]));
 }
 
 const estimate = (e: Estimate) => ({ value: e.value, ci95: [e.low, e.high] });

@@ -11,6 +11,8 @@ import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { perturb, world } from '../flags/scene.js';
+import { skillsDb } from '../flags/skills.js';
+import { skillsForRun, type SkillsForRun } from '../active-skills.js';
 import { arms, envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, suite, tasks, workers } from '../flags/table.js';
 import { progress } from '../progress.js';
 import { runArmsCommand } from './eval-arms.js';
@@ -25,6 +27,7 @@ const FLAGS = {
   policy,
   critic,
   skills,
+  skillsDb,
   workers: workers.default(1),
   envsPerWorker: envsPerWorker
     .with({ help: 'simulators stepping concurrently in each worker; with more than one simulator in\nall, a local policy is served to them by one batching server' })
@@ -48,7 +51,7 @@ const FLAGS = {
 };
 
 const HELP = `usage: zetta eval [--world W] --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
-                  [--policy SPEC] [--critic none|default|FILE] [--skills none] [--workers K] [--envs-per-worker E]
+                  [--policy SPEC] [--critic none|default|FILE] [--skills none|active] [--skills-db FILE] [--workers K] [--envs-per-worker E]
                   [--execute-steps k] [--arms]
                   [--out DIR] [--no-record] [--json]
 
@@ -95,6 +98,7 @@ export const evalCommand: Command = {
     const tasks = selectTasks(w, f.suite, f.tasks);
     const loadedCritic = openCriticFlag(f.critic, w);
     const outDir = resolve(f.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+    const withSkills = await skillsForRun(f.skills, f.skillsDb, loadedCritic?.plan, w, tasks, join(outDir, 'skills'));
     const plan: EvaluationPlan = {
       world: f.world,
       tasks,
@@ -104,24 +108,32 @@ export const evalCommand: Command = {
       policy: f.policy,
       executeSteps: f.executeSteps,
       recordDir: f.noRecord ? undefined : join(outDir, 'episodes'),
-      critic: loadedCritic?.plan,
+      critic: withSkills?.plan ?? loadedCritic?.plan,
     };
     const suiteLabel = f.suite ?? 'custom';
     // A server that is not there is said now, in one line, not from inside a worker.
     if (isRemotePolicySpec(plan.policy)) await checkPolicy(plan.policy);
     if (f.arms) {
-      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: loadedCritic!.label };
-      return runArmsCommand({ ...plan, critic: loadedCritic!.plan }, options);
+      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: loadedCritic!.label, skills: withSkills?.skills };
+      return runArmsCommand({ ...plan, critic: plan.critic! }, options);
     }
     const result = await evaluateWithProgress(plan, f.workers, f.envsPerWorker);
-    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: loadedCritic?.label ?? 'none' };
+    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: loadedCritic?.label ?? 'none', ...(await skillsReport(withSkills, result)) };
     writeJsonAtomic(join(outDir, 'eval.json'), { ...report, episodes: result.outcomes });
     process.stdout.write(`${formatTable(result)}\n`);
+    if (withSkills) process.stdout.write(`${(await import('../../skills/index.js')).formatSkillFirings(report.skills!.fired)}\n`);
     process.stderr.write(`episodes and eval.json in ${outDir}\n`);
     if (f.json) printJsonLine(report);
     return 0;
   },
 };
+
+/** eval.json's `skills`: what loaded where and why, and which loaded skills fired (none without --skills active). */
+async function skillsReport(withSkills: SkillsForRun | undefined, result: EvaluationResult) {
+  if (!withSkills) return {};
+  const { skillFirings } = await import('../../skills/index.js');
+  return { skills: { ...withSkills.skills, fired: skillFirings(withSkills.skills, result.outcomes) } };
+}
 
 async function evaluateWithProgress(plan: EvaluationPlan, workers: number, envsPerWorker: number): Promise<EvaluationResult> {
   const bar = progress('eval');

@@ -5,12 +5,14 @@ import { loadWorld } from '../../sim/worlds.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { baseCritic, confirmSeeds, criticAloneCap, diagnoser, heldoutSeeds, maxCandidates, maxExtraSafetyEvents, root } from '../flags/evolution.js';
-import { policy } from '../flags/governance.js';
+import { policy, skills } from '../flags/governance.js';
+import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { skillsForRun } from '../active-skills.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { text } from '../flags/flag.js';
 import { perturb, world } from '../flags/scene.js';
-import { promoteTo } from '../flags/skills.js';
+import { promoteTo, skillsDb } from '../flags/skills.js';
 import { defaultActor } from './skills-args.js';
 import { devEpisodes, envsPerWorker, executeSteps, generations, json, suite, workers } from '../flags/table.js';
 
@@ -30,6 +32,8 @@ const FLAGS = {
   diagnoser,
   policy,
   critic: baseCritic,
+  skills: skills.with({ help: 'active: generation 1 starts from --critic composed with every active skill\nwhose guard holds for the task (the composed bundle is frozen like any base)' }),
+  skillsDb,
   maxCandidates,
   maxExtraSafetyEvents,
   criticAloneCap,
@@ -49,7 +53,7 @@ const FLAGS = {
 
 const HELP = `usage: zetta evolve [--world W] --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
                     [--heldout-seeds 1000-1019] [--confirm-seeds 2000-2019] [--generations 3] [--diagnoser builtin|llm]
-                    [--policy SPEC] [--critic default|none|DIR] [--max-candidates 3] [--max-extra-safety-events 0] [--critic-alone-cap 0.1]
+                    [--policy SPEC] [--critic default|none|DIR] [--skills none|active] [--skills-db FILE] [--max-candidates 3] [--max-extra-safety-events 0] [--critic-alone-cap 0.1]
                     [--workers K] [--envs-per-worker E] [--execute-steps k] [--promote-to DB] [--json]
 
 Runs an evolution campaign: development rollouts, failure clustering, diagnosis, candidate bundles
@@ -73,6 +77,7 @@ export const evolveCommand: Command = {
     const w = await loadWorld(f.world);
     const taskSuite = usage(() => w.task(f.task).suite);
     if (taskSuite !== f.suite) throw new UsageError(`task ${f.task} is in suite ${taskSuite}, not ${f.suite}`);
+    const withSkills = await skillsForRun(f.skills, f.skillsDb, resolveCriticSpec(f.critic), w, [f.task], resolve(f.root, 'skills'));
     const summary = await runCampaign({
       world: w,
       root: resolve(f.root),
@@ -80,7 +85,7 @@ export const evolveCommand: Command = {
       task: f.task,
       perturbation: f.perturb ?? null,
       policy: { spec: f.policy, file: policyFile(f.policy) },
-      baseBundle: f.critic,
+      baseBundle: withSkills?.plan.byTask?.[f.task] ?? f.critic,
       heldout: f.heldoutSeeds,
       confirmation: f.confirmSeeds,
       devEpisodes: f.devEpisodes,

@@ -1,5 +1,6 @@
 // `zetta skills list` and `zetta skills show ID`: what the store holds. show also checks every
 // bundle file against its hash, so a damaged store is reported here rather than at load time.
+import type { EntryChanges, SkillChanges } from '../../skills/changes.js';
 import { SkillStore, type AuditRow, type SkillRecord } from '../../skills/index.js';
 import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
@@ -70,6 +71,7 @@ function describe(s: SkillRecord, files: readonly string[], audit: readonly Audi
     `skill ${s.id}  ${s.state}  ${c.name}`,
     `  ${c.description}`,
     `guard: world ${c.guard.world}, suite ${c.guard.tags.suite} (from ${c.guard.tags.source_task}); reads ${c.guard.features.join(', ')}${c.guard.privileged ? ' (privileged: loads only where the run authorizes it)' : ''}`,
+    `changes to ${c.changes.base.name} (${c.changes.base.sha256.slice(0, 12)}): ${changeList(c.changes)}`,
     `evidence: campaign ${e.campaign_id}, candidate ${e.promoted_candidate} (generation ${e.generation})`,
     ...decisions,
     `  held-out ${figures(e.heldout)}; confirmation ${figures(e.confirmation)}`,
@@ -79,6 +81,15 @@ function describe(s: SkillRecord, files: readonly string[], audit: readonly Audi
     'audit:',
     ...audit.map((r) => `  #${r.seq} ${r.at} ${r.actor}: ${r.from_state ?? '(new)'} → ${r.to_state} (${r.reason})`),
   ].join('\n');
+}
+
+/** `rule +a, rule ~b, program −c`: added, replaced and removed entries. */
+function changeList(c: SkillChanges): string {
+  const list = (kind: string, e: EntryChanges) => [
+    ...e.added.map((x) => `${kind} +${x.id}`), ...e.replaced.map((x) => `${kind} ~${x.id}`), ...e.removed.map((id) => `${kind} −${id}`),
+  ];
+  const all = [...list('rule', c.rules), ...list('program', c.programs)];
+  return all.length ? all.join(', ') : 'none';
 }
 
 function figures(x: unknown): string {

@@ -40,11 +40,16 @@ export const critic = loaded('critic', {
   },
 });
 
+export type SkillsChoice = 'none' | 'active';
+
 export const skills = loaded('skills', {
-  metavar: 'none',
-  help: 'promoted skills (only none until skills land)',
-  parse: (value): 'none' => {
-    if (value !== 'none') throw new UsageError(`--skills ${value}: only "none" is available in this version of zetta`);
+  metavar: 'none|active',
+  help: [
+    'promoted skills: none (default), or active: every active skill of the store',
+    '(--skills-db) whose guard holds for the task, composed onto the --critic bundle',
+  ].join('\n'),
+  parse: (value): SkillsChoice => {
+    if (value !== 'none' && value !== 'active') throw new UsageError(`--skills ${value}: must be none or active`);
     return value;
   },
 });

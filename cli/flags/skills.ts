@@ -6,6 +6,9 @@ export const DEFAULT_SKILL_DB = 'runs/skills.db';
 
 export const db = text('db', { metavar: 'FILE', help: 'the skill store (a SQLite file; created when missing)' }).default(DEFAULT_SKILL_DB);
 
+/** The store `--skills active` loads from (not created: a run reads skills, it does not make them). */
+export const skillsDb = text('skills-db', { metavar: 'FILE', help: 'the skill store --skills active reads' }).default(DEFAULT_SKILL_DB);
+
 export const actor = text('as', { metavar: 'NAME', help: 'who does it (recorded in the audit log)' });
 
 export const reason = text('reason', { metavar: 'TEXT', help: 'why (recorded in the audit log)' });
@@ -14,3 +17,9 @@ export const promoteTo = text('promote-to', {
   metavar: 'DB',
   help: 'when the campaign promoted a bundle, add it to this skill store as a\npending skill (as zetta skills add does)',
 });
+
+/** `zetta skills transfer`: the tasks the skills came from, and the untouched tasks they are measured on. */
+export const sources = text('source', { metavar: 'a,b', help: 'the tasks whose campaigns promoted the skills (their active skills are loaded)' })
+  .required('--source a,b is required: the tasks the skills came from');
+export const targets = text('targets', { metavar: 'a,b', help: 'tasks no campaign used, where the skills are measured' })
+  .required('--targets a,b is required: where transfer is measured');

@@ -96,7 +96,7 @@ describe('zetta CLI', () => {
 
   it.each([
     [['eval', '--suite', 'goal', '--critic', 'no-such-bundle'], /--critic no-such-bundle: no critic bundle/],
-    [['eval', '--suite', 'goal', '--skills', 'default'], /only "none" is available/],
+    [['eval', '--suite', 'goal', '--skills', 'default'], /--skills default: must be none or active/],
     [['eval', '--tasks', 'goal/fly'], /goal\/fly/],
     [['eval', '--suite', 'kitchen'], /--suite must be one of/],
     [['eval', '--suite', 'goal', '--perturb', 'no-such-perturbation'], /no-such-perturbation/],

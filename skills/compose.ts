@@ -1,0 +1,211 @@
+// Composing skills onto a run's base bundle, for one task. The rule, in order:
+//
+//   1. A skill loads only where its guard holds (applicability.ts) and where the base has every rule
+//      and program it replaces or removes; otherwise it is skipped, with the reason.
+//   2. Skills are ranked by priority (the highest proposal priority among the rules they add or
+//      change; 0 for a skill that only changes programs), then by specificity (the feature
+//      conditions of their guard), then by id.
+//   3. Two skills that touch the same thing — the same rule or program id, or a rule proposing on
+//      the same feature condition — with different behaviour conflict: the higher-ranked one loads
+//      and the other is skipped; at equal priority and specificity neither loads. Both ways the
+//      conflict is reported, never merged silently. The same change from two skills (two campaigns
+//      that found the same repair) is not a conflict: it is applied once.
+//   4. The loaded skills' changes are applied to the base in rank order: replacements in place,
+//      removals, then additions after the base's entries.
+// Pure: the caller reads the skills and the base, and writes what comes out.
+import type { BundleManifest } from '../critic/bundles/bundle.js';
+import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
+import type { BundleContent } from '../evolution/synthesis/bundle-files.js';
+import { applicability, type ApplicabilityTarget } from './applicability.js';
+import { behaviourKey, isEmptyChange, type BundleEntry, type EntryChanges, type SkillChanges } from './changes.js';
+import type { SkillContent } from './skill.js';
+
+export interface ComposableSkill {
+  readonly id: string;
+  readonly content: SkillContent;
+}
+
+export interface SkillDecision {
+  readonly id: string;
+  readonly name: string;
+  readonly loaded: boolean;
+  readonly reason: string;
+  /**
+   * What counts as the skill firing: decisions caused by the rules it adds or replaces, and starts
+   * of the base programs it replaces (a program it adds starts only through its own rules).
+   */
+  readonly rules: readonly string[];
+  readonly programs: readonly string[];
+}
+
+export interface SkillConflict {
+  readonly skills: readonly [string, string];
+  /** What both touch, e.g. `rule "hand_blocked"` or `the feature condition of rule "x"`. */
+  readonly on: string;
+  /** The skill that loaded, or null when neither did. */
+  readonly winner: string | null;
+}
+
+export interface Composition {
+  /** The base with every loaded skill's changes (the base itself when none loaded). */
+  readonly bundle: BundleContent;
+  readonly loaded: readonly string[];
+  /** One per skill offered, in the order offered. */
+  readonly decisions: readonly SkillDecision[];
+  readonly conflicts: readonly SkillConflict[];
+}
+
+interface Ranked {
+  readonly skill: ComposableSkill;
+  readonly priority: number;
+  readonly specificity: number;
+  /** What it touches (see touches()). */
+  readonly touches: ReadonlyMap<string, Touch>;
+}
+
+export function composeSkills(base: BundleContent, skills: readonly ComposableSkill[], target: ApplicabilityTarget): Composition {
+  const baseRules = RuleFileSchema.parse(base.rules).rules as readonly BundleEntry[];
+  const basePrograms = RecoveryFileSchema.parse(base.recoveries).programs as readonly BundleEntry[];
+  const reasons = new Map<string, string>();
+  const candidates: Ranked[] = [];
+  for (const skill of skills) {
+    const why = unloadable(skill, target, base.manifest.name, baseRules, basePrograms);
+    if (why) reasons.set(skill.id, why);
+    else candidates.push(rank(skill));
+  }
+  candidates.sort((a, b) => b.priority - a.priority || b.specificity - a.specificity || a.skill.id.localeCompare(b.skill.id));
+  const { accepted, conflicts } = resolveConflicts(candidates, reasons);
+  for (const r of accepted) reasons.set(r.skill.id, loadedReason(r, target));
+  const loaded = accepted.map((r) => r.skill);
+  return {
+    bundle: loaded.length === 0 ? base : merged(base, baseRules, basePrograms, loaded),
+    loaded: loaded.map((s) => s.id),
+    decisions: skills.map((s) => ({
+      id: s.id, name: s.content.name, loaded: loaded.includes(s), reason: reasons.get(s.id)!,
+      rules: changedIds(s.content.changes.rules), programs: s.content.changes.programs.replaced.map((p) => p.id),
+    })),
+    conflicts,
+  };
+}
+
+/** Why a skill cannot load here at all, or null. */
+function unloadable(skill: ComposableSkill, target: ApplicabilityTarget, baseName: string, rules: readonly BundleEntry[], programs: readonly BundleEntry[]): string | null {
+  const fit = applicability(skill.content, target);
+  if (!fit.ok) return fit.reason;
+  const c = skill.content.changes;
+  if (isEmptyChange(c)) return `changes nothing in the bundle its campaign started from (${c.base.name})`;
+  const lacking = (kind: string, have: readonly BundleEntry[], e: EntryChanges) => {
+    const ids = new Set(have.map((x) => x.id));
+    const missing = [...e.replaced.map((x) => x.id), ...e.removed].find((id) => !ids.has(id));
+    return missing === undefined ? null : `changes ${kind} "${missing}", which the base bundle ${baseName} lacks`;
+  };
+  return lacking('rule', rules, c.rules) ?? lacking('program', programs, c.programs);
+}
+
+function rank(skill: ComposableSkill): Ranked {
+  const c = skill.content.changes;
+  const proposing = [...c.rules.added, ...c.rules.replaced] as readonly { propose?: { priority?: number } }[];
+  return {
+    skill,
+    priority: Math.max(0, ...proposing.map((r) => r.propose?.priority ?? 0)),
+    specificity: skill.content.guard.conditions.length,
+    touches: touches(c),
+  };
+}
+
+/** One thing a change touches: what it gives that thing, and how a report names it. */
+interface Touch {
+  readonly behaviour: string;
+  readonly label: string;
+}
+
+/**
+ * Everything a change touches, keyed so that two skills touching the same thing share a key: rule
+ * and program ids, and the condition a rule proposes on (its guards and `when`).
+ */
+function touches(c: SkillChanges): Map<string, Touch> {
+  const out = new Map<string, Touch>();
+  for (const r of [...c.rules.added, ...c.rules.replaced]) {
+    out.set(`rule:${r.id}`, { behaviour: behaviourKey(r), label: `rule "${r.id}"` });
+    const condition = behaviourKey({ guards: r['guards'] ?? [], when: r['when'] });
+    out.set(`condition:${condition}`, { behaviour: behaviourKey({ ...r, id: undefined }), label: `the feature condition of rule "${r.id}"` });
+  }
+  for (const id of c.rules.removed) out.set(`rule:${id}`, { behaviour: 'removed', label: `rule "${id}"` });
+  for (const p of [...c.programs.added, ...c.programs.replaced]) out.set(`program:${p.id}`, { behaviour: behaviourKey(p), label: `program "${p.id}"` });
+  for (const id of c.programs.removed) out.set(`program:${id}`, { behaviour: 'removed', label: `program "${id}"` });
+  return out;
+}
+
+function resolveConflicts(ranked: readonly Ranked[], reasons: Map<string, string>): { accepted: Ranked[]; conflicts: SkillConflict[] } {
+  const accepted: Ranked[] = [];
+  const conflicts: SkillConflict[] = [];
+  for (const r of ranked) {
+    const clash = accepted.map((a) => ({ a, on: clashOn(a, r) })).find((x) => x.on !== null);
+    if (!clash) {
+      accepted.push(r);
+      continue;
+    }
+    const { a } = clash;
+    const what = clash.on!;
+    if (a.priority === r.priority && a.specificity === r.specificity) {
+      accepted.splice(accepted.indexOf(a), 1);
+      conflicts.push({ skills: [a.skill.id, r.skill.id], on: what, winner: null });
+      const tie = `at equal priority (${r.priority}) and specificity (${r.specificity}): neither is loaded`;
+      reasons.set(a.skill.id, `conflicts with skill ${r.skill.id} (${r.skill.content.name}) on ${what} ${tie}`);
+      reasons.set(r.skill.id, `conflicts with skill ${a.skill.id} (${a.skill.content.name}) on ${what} ${tie}`);
+      continue;
+    }
+    conflicts.push({ skills: [a.skill.id, r.skill.id], on: what, winner: a.skill.id });
+    const by = a.priority > r.priority ? `priority ${a.priority} > ${r.priority}` : `specificity ${a.specificity} > ${r.specificity}`;
+    reasons.set(r.skill.id, `conflicts with skill ${a.skill.id} (${a.skill.content.name}) on ${what}, which wins by ${by}`);
+  }
+  return { accepted, conflicts };
+}
+
+/** The first thing both touch with different behaviour (its label in b's words), or null. */
+function clashOn(a: Ranked, b: Ranked): string | null {
+  for (const [key, mine] of b.touches) {
+    const theirs = a.touches.get(key);
+    if (theirs !== undefined && theirs.behaviour !== mine.behaviour) return mine.label;
+  }
+  return null;
+}
+
+function loadedReason(r: Ranked, target: ApplicabilityTarget): string {
+  const fit = applicability(r.skill.content, target);
+  return `${fit.reason}; priority ${r.priority}, specificity ${r.specificity}`;
+}
+
+function merged(base: BundleContent, baseRules: readonly BundleEntry[], basePrograms: readonly BundleEntry[], skills: readonly ComposableSkill[]): BundleContent {
+  const apply = (entries: readonly BundleEntry[], pick: (c: SkillChanges) => EntryChanges) => {
+    let out = [...entries];
+    const seen = new Set(out.map((e) => behaviourKey({ ...e, id: undefined })));
+    for (const s of skills) {
+      const c = pick(s.content.changes);
+      const replacement = new Map(c.replaced.map((e) => [e.id, e]));
+      out = out.filter((e) => !c.removed.includes(e.id)).map((e) => replacement.get(e.id) ?? e);
+      for (const e of c.added) {
+        const key = behaviourKey({ ...e, id: undefined });
+        if (seen.has(key) || out.some((x) => x.id === e.id)) continue; // the same change, from another skill
+        seen.add(key);
+        out.push(e);
+      }
+    }
+    return out;
+  };
+  const manifest: BundleManifest = {
+    ...base.manifest,
+    name: `${base.manifest.name}+skills`,
+    description: `${base.manifest.description} Composed with skills ${skills.map((s) => `${s.id} (${s.content.name})`).join(', ')}.`,
+    privileged: base.manifest.privileged || skills.some((s) => s.content.guard.privileged),
+  };
+  return {
+    manifest,
+    rules: { version: 1, rules: apply(baseRules, (c) => c.rules) as never },
+    recoveries: { version: 1, programs: apply(basePrograms, (c) => c.programs) as never },
+  };
+}
+
+function changedIds(e: EntryChanges): string[] {
+  return [...e.added, ...e.replaced].map((x) => x.id);
+}
