@@ -1,5 +1,5 @@
 // `zetta skills <what>`: the skill library (skills/): list, show, add a campaign's promotion, and the
-// approval workflow (approve, reject, retire). Each subcommand takes --help, --db and --json.
+// approval workflow (approve, reject, retire), and transfer. Each subcommand takes --help, --db and --json.
 import { commandGroup, type SubcommandEntry } from '../command-group.js';
 
 const SUBCOMMANDS: Record<string, SubcommandEntry> = {
@@ -9,11 +9,12 @@ const SUBCOMMANDS: Record<string, SubcommandEntry> = {
   approve: { summary: 'pending → active (needs --as and --reason)', load: async () => (await import('./skills-transition.js')).transitionCommand('approve') },
   reject: { summary: 'pending → rejected (needs --as and --reason)', load: async () => (await import('./skills-transition.js')).transitionCommand('reject') },
   retire: { summary: 'active → retired (needs --as and --reason)', load: async () => (await import('./skills-transition.js')).transitionCommand('retire') },
+  transfer: { summary: 'skills from source tasks on target tasks no campaign used, three arms with and without', load: async () => (await import('./skills-transfer.js')).skillsTransferCommand },
 };
 
 export const skillsCommand = commandGroup({
   name: 'skills',
-  summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire',
+  summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire, measure transfer',
   noun: 'subcommand',
   nameWidth: 8,
   entries: SUBCOMMANDS,
@@ -24,6 +25,8 @@ export const skillsCommand = commandGroup({
       'The skill library: bundles promoted by evolution campaigns, with their guard, evidence and',
       'provenance, in a SQLite store (default runs/skills.db). A skill is pending until an approver',
       'makes it active or rejects it; an active skill can be retired. Every transition is audited.',
+      'Active skills load into a run with --skills active (zetta eval, evolve); transfer measures them',
+      'on tasks no campaign used.',
       '',
       'subcommands:',
       list,
