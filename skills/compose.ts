@@ -5,11 +5,12 @@
 //   2. Skills are ranked by priority (the highest proposal priority among the rules they add or
 //      change; 0 for a skill that only changes programs), then by specificity (the feature
 //      conditions of their guard), then by id.
-//   3. Two skills that touch the same thing — the same rule or program id, or a rule proposing on
-//      the same feature condition — with different behaviour conflict: the higher-ranked one loads
-//      and the other is skipped; at equal priority and specificity neither loads. Both ways the
-//      conflict is reported, never merged silently. The same change from two skills (two campaigns
-//      that found the same repair) is not a conflict: it is applied once.
+//   3. The same change from two skills (two campaigns that found the same repair) is applied once.
+//      Otherwise two skills that touch the same thing — a base rule or program, or a rule proposing
+//      on the same feature condition — conflict: the higher-ranked one loads and the other is
+//      skipped; at equal priority and specificity neither loads. Both ways the conflict is
+//      reported, never merged silently. What a skill adds is named after it (localize.ts), so two
+//      campaigns' generated names never collide.
 //   4. The loaded skills' changes are applied to the base in rank order: replacements in place,
 //      removals, then additions after the base's entries.
 // Pure: the caller reads the skills and the base, and writes what comes out.
@@ -18,6 +19,7 @@ import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
 import type { BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { applicability, type ApplicabilityTarget } from './applicability.js';
 import { behaviourKey, isEmptyChange, type BundleEntry, type EntryChanges, type SkillChanges } from './changes.js';
+import { changeIdentity, localizeChanges } from './localize.js';
 import type { SkillContent } from './skill.js';
 
 export interface ComposableSkill {
@@ -49,6 +51,7 @@ export interface SkillConflict {
 export interface Composition {
   /** The base with every loaded skill's changes (the base itself when none loaded). */
   readonly bundle: BundleContent;
+  /** The skills that loaded, in the order offered (a skill repeating another's change counts as loaded). */
   readonly loaded: readonly string[];
   /** One per skill offered, in the order offered. */
   readonly decisions: readonly SkillDecision[];
@@ -56,7 +59,10 @@ export interface Composition {
 }
 
 interface Ranked {
+  /** The skill with its additions named after it. */
   readonly skill: ComposableSkill;
+  /** Equal for skills making the same change (see changeIdentity). */
+  readonly identity: string;
   readonly priority: number;
   readonly specificity: number;
   /** What it touches (see touches()). */
@@ -74,16 +80,21 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
     else candidates.push(rank(skill));
   }
   candidates.sort((a, b) => b.priority - a.priority || b.specificity - a.specificity || a.skill.id.localeCompare(b.skill.id));
-  const { accepted, conflicts } = resolveConflicts(candidates, reasons);
+  const { accepted, duplicates, conflicts } = resolveConflicts(candidates, reasons);
   for (const r of accepted) reasons.set(r.skill.id, loadedReason(r, target));
-  const loaded = accepted.map((r) => r.skill);
+  const applied = accepted.map((r) => r.skill);
+  /** Whose rules and programs count as a loaded skill's firings: its own, or those of the skill whose change it repeats. */
+  const firingOf = new Map<string, ComposableSkill>([...applied.map((s) => [s.id, s] as const), ...[...duplicates].map(([dup, of]) => [dup, of.skill] as const)]);
   return {
-    bundle: loaded.length === 0 ? base : merged(base, baseRules, basePrograms, loaded),
-    loaded: loaded.map((s) => s.id),
-    decisions: skills.map((s) => ({
-      id: s.id, name: s.content.name, loaded: loaded.includes(s), reason: reasons.get(s.id)!,
-      rules: changedIds(s.content.changes.rules), programs: s.content.changes.programs.replaced.map((p) => p.id),
-    })),
+    bundle: applied.length === 0 ? base : merged(base, baseRules, basePrograms, applied),
+    loaded: skills.filter((s) => firingOf.has(s.id)).map((s) => s.id),
+    decisions: skills.map((s) => {
+      const counted = firingOf.get(s.id)?.content.changes ?? localizeChanges(s.id, s.content.changes);
+      return {
+        id: s.id, name: s.content.name, loaded: firingOf.has(s.id), reason: reasons.get(s.id)!,
+        rules: changedIds(counted.rules), programs: counted.programs.replaced.map((p) => p.id),
+      };
+    }),
     conflicts,
   };
 }
@@ -102,11 +113,13 @@ function unloadable(skill: ComposableSkill, target: ApplicabilityTarget, baseNam
   return lacking('rule', rules, c.rules) ?? lacking('program', programs, c.programs);
 }
 
-function rank(skill: ComposableSkill): Ranked {
-  const c = skill.content.changes;
+function rank(original: ComposableSkill): Ranked {
+  const c = localizeChanges(original.id, original.content.changes);
+  const skill = { id: original.id, content: { ...original.content, changes: c } };
   const proposing = [...c.rules.added, ...c.rules.replaced] as readonly { propose?: { priority?: number } }[];
   return {
     skill,
+    identity: changeIdentity(original.content.changes),
     priority: Math.max(0, ...proposing.map((r) => r.propose?.priority ?? 0)),
     specificity: skill.content.guard.conditions.length,
     touches: touches(c),
@@ -136,10 +149,17 @@ function touches(c: SkillChanges): Map<string, Touch> {
   return out;
 }
 
-function resolveConflicts(ranked: readonly Ranked[], reasons: Map<string, string>): { accepted: Ranked[]; conflicts: SkillConflict[] } {
+function resolveConflicts(ranked: readonly Ranked[], reasons: Map<string, string>): { accepted: Ranked[]; duplicates: Map<string, Ranked>; conflicts: SkillConflict[] } {
   const accepted: Ranked[] = [];
+  const duplicates = new Map<string, Ranked>();
   const conflicts: SkillConflict[] = [];
   for (const r of ranked) {
+    const same = accepted.find((a) => a.identity === r.identity);
+    if (same) {
+      duplicates.set(r.skill.id, same);
+      reasons.set(r.skill.id, `makes the same change as skill ${same.skill.id} (${same.skill.content.name}): applied once`);
+      continue;
+    }
     const clash = accepted.map((a) => ({ a, on: clashOn(a, r) })).find((x) => x.on !== null);
     if (!clash) {
       accepted.push(r);
@@ -159,7 +179,12 @@ function resolveConflicts(ranked: readonly Ranked[], reasons: Map<string, string
     const by = a.priority > r.priority ? `priority ${a.priority} > ${r.priority}` : `specificity ${a.specificity} > ${r.specificity}`;
     reasons.set(r.skill.id, `conflicts with skill ${a.skill.id} (${a.skill.content.name}) on ${what}, which wins by ${by}`);
   }
-  return { accepted, conflicts };
+  for (const [dup, of] of duplicates) {
+    if (accepted.includes(of)) continue;
+    duplicates.delete(dup); // its twin lost a conflict after it was matched
+    reasons.set(dup, `makes the same change as skill ${of.skill.id}, which is not loaded: ${reasons.get(of.skill.id)}`);
+  }
+  return { accepted, duplicates, conflicts };
 }
 
 /** The first thing both touch with different behaviour (its label in b's words), or null. */

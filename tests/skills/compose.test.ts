@@ -44,11 +44,11 @@ describe('composeSkills (onto the shipped default bundle)', () => {
   it('loads a skill whose guard holds, and the composed bundle is one the critic loads', () => {
     const c = composeSkills(BASE, [skill('aaa', { programs: { replaced: [lag(3)] }, rules: { added: [slowRule('stuck_low', 4)] } })], TARGET);
     expect(c.loaded).toEqual(['aaa']);
-    expect(c.decisions[0]).toMatchObject({ loaded: true, rules: ['stuck_low'], programs: ['recentre'] });
+    expect(c.decisions[0]).toMatchObject({ loaded: true, rules: ['aaa:stuck_low'], programs: ['recentre'] });
     const stored = writeBundle(new ArtifactStore(dir), c.bundle);
     const b = loadBundle(join(dir, stored.dir!), { layout: TABLETOP_LAYOUT, privileged: false });
     expect(b.recoveries.source.programs.find((p) => p.id === 'recentre')!.lag_steps).toBe(3);
-    expect(b.rules.source.rules.map((r) => r.id)).toEqual([...(BASE.rules as { rules: BundleEntry[] }).rules.map((r) => r.id), 'stuck_low']);
+    expect(b.rules.source.rules.map((r) => r.id)).toEqual([...(BASE.rules as { rules: BundleEntry[] }).rules.map((r) => r.id), 'aaa:stuck_low']);
     expect(b.manifest.name).toBe('default+skills');
   });
 
@@ -71,8 +71,28 @@ describe('composeSkills (onto the shipped default bundle)', () => {
     const c = composeSkills(BASE, [skill('one', { programs: { replaced: [lag(2, 'from one')] } }), skill('two', { programs: { replaced: [lag(2, 'from two')] } })], TARGET);
     expect(c.loaded).toEqual(['one', 'two']);
     expect(c.conflicts).toEqual([]);
+    expect(c.decisions[1]!.reason).toBe('makes the same change as skill one (test_one@object/green_cube_in_bowl): applied once');
     const recs = (c.bundle.recoveries as { programs: BundleEntry[] }).programs;
     expect(recs.filter((p) => p.id === 'recentre')).toHaveLength(1);
+
+    // Two campaigns that generated the same rule and program, under their own generated names.
+    const program = { ...recentre, id: 'evo_g1_k0_x' };
+    const rule = (name: string, recovery: string) => ({ ...slowRule(name, 4), propose: { action: 'recovery', recovery, priority: 4 } });
+    const twins = composeSkills(BASE, [
+      skill('p', { rules: { added: [rule('evo.g1-k0.x', 'evo_g1_k0_x')] }, programs: { added: [program] } }),
+      skill('q', { rules: { added: [rule('evo.g2-k1.x', 'evo_g2_k1_x')] }, programs: { added: [{ ...program, id: 'evo_g2_k1_x' }] } }),
+    ], TARGET);
+    expect(twins.loaded).toEqual(['p', 'q']);
+    const rules = (twins.bundle.rules as { rules: BundleEntry[] }).rules;
+    expect(rules.filter((r) => r.id.endsWith('.x')).map((r) => [r.id, (r['propose'] as { recovery: string }).recovery])).toEqual([['p:evo.g1-k0.x', 'p:evo_g1_k0_x']]);
+    expect(twins.decisions[1]!.rules).toEqual(['p:evo.g1-k0.x']);
+  });
+
+  it('names what each skill adds after it, so two campaigns’ generated names do not collide', () => {
+    const elsewhere = (id: string, value: number) => skill(id, { rules: { added: [slowRule('evo.g1-k0.stall', 4, value)] } });
+    const c = composeSkills(BASE, [elsewhere('s1', 0.004), elsewhere('s2', 0.002)], TARGET);
+    expect(c.loaded).toEqual(['s1', 's2']);
+    expect((c.bundle.rules as { rules: BundleEntry[] }).rules.slice(-2).map((r) => r.id)).toEqual(['s1:evo.g1-k0.stall', 's2:evo.g1-k0.stall']);
   });
 
   it('reports two different changes to one program at equal rank as a conflict and loads neither', () => {
@@ -87,7 +107,7 @@ describe('composeSkills (onto the shipped default bundle)', () => {
     const low = skill('low', { rules: { added: [slowRule('stuck_b', 2)] } });
     const byPriority = composeSkills(BASE, [low, high], TARGET);
     expect(byPriority.loaded).toEqual(['high']);
-    expect(byPriority.decisions[0]!.reason).toMatch(/conflicts with skill high .* on the feature condition of rule "stuck_b", which wins by priority 6 > 2/);
+    expect(byPriority.decisions[0]!.reason).toMatch(/conflicts with skill high .* on the feature condition of rule "low:stuck_b", which wins by priority 6 > 2/);
 
     const specific = skill('specific', { rules: { added: [{ ...slowRule('stuck_c', 2), dwell: 20 }] } }, { conditions: [{ feature: 'robot.eef_z', op: 'lt', value: 0.3 }] });
     const bySpecificity = composeSkills(BASE, [low, specific], TARGET);
@@ -95,6 +115,6 @@ describe('composeSkills (onto the shipped default bundle)', () => {
     expect(bySpecificity.conflicts[0]).toMatchObject({ winner: 'specific' });
 
     const elsewhere = skill('elsewhere', { rules: { added: [slowRule('stuck_d', 2, 0.002)] } });
-    expect(composeSkills(BASE, [low, elsewhere], TARGET).loaded).toEqual(['elsewhere', 'low']);
+    expect(composeSkills(BASE, [low, elsewhere], TARGET).loaded).toEqual(['low', 'elsewhere']);
   });
 });
