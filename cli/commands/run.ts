@@ -1,10 +1,13 @@
 // `zetta run`: the main job on the embedded default. Thin: flags in, the run experiment
 // (experiments/run) does the work, the terminal shows it (cli/run).
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FULL_RUN, QUICK_RUN, runExperiment, type RunSettings } from '../../experiments/run/index.js';
-import { printJsonLine, type Command } from '../command.js';
+import { printJsonLine, UsageError, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
+import { skills } from '../flags/governance.js';
+import { skillsDb } from '../flags/skills.js';
 import { devEpisodes, envsPerWorker, episodes, expertEpisodes, generations, json, out, quick, wireRequests, workers } from '../flags/table.js';
 import { runSummaryLines } from '../run/summary.js';
 import { closingLines, terminalObserver } from '../run/terminal.js';
@@ -21,12 +24,15 @@ const FLAGS = {
   generations: generations.with({ help: "the campaign's generations at most", ...full('generations') }),
   workers: workers.with(full('workers')),
   envsPerWorker: envsPerWorker.with({ help: 'simulators per worker', ...full('envsPerWorker') }),
+  skills: skills.with({ help: 'active: the governance arms and the campaign run the default critic composed\nwith every active skill of --skills-db whose guard holds for the task' }),
+  skillsDb,
   quick,
   json: json.with({ help: 'last line of stdout: the report as one JSON object' }),
 };
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
-                 [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E] [--quick] [--json]
+                 [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
+                 [--skills none|active] [--skills-db FILE] [--quick] [--json]
 
 The main job on the embedded default, end to end, on a CPU:
   1. wire      one policy served by the Node ONNX server and by the Python shim over real ZeroMQ
@@ -61,6 +67,7 @@ export const runCommand: Command = {
       generations: f.generations ?? base.generations,
       workers: f.workers ?? base.workers,
       envsPerWorker: f.envsPerWorker ?? base.envsPerWorker,
+      skillsDb: f.skills === 'active' ? existingStore(f.skillsDb) : undefined,
     };
     const started = new Date();
     const dir = resolve(f.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
@@ -72,3 +79,9 @@ export const runCommand: Command = {
     return report.ok ? 0 : 1;
   },
 };
+
+/** A run reads skills, it does not make a store: a missing one is said now, not after the first stages. */
+function existingStore(db: string): string {
+  if (!existsSync(db)) throw new UsageError(`--skills active: no skill store at ${resolve(db)} (promote a campaign with zetta skills add, or name the store with --skills-db)`);
+  return resolve(db);
+}

@@ -52,7 +52,8 @@ export async function runEvolutionStage(governance: GovernanceStageResult, o: Ev
     task: pair.task,
     perturbation: { name: pair.perturbation, spec: resolvePerturbation(pair.perturbation) },
     policy: { spec: 'embedded', file: EMBEDDED_POLICY_PATH },
-    baseBundle: governance.critic,
+    // with skills, the campaign starts from the bundle its task ran in the governance stage
+    baseBundle: governance.bundles?.[pair.task] ?? governance.critic,
     heldout: parseSeedList(o.heldout),
     confirmation: parseSeedList(o.confirmation),
     devEpisodes: o.devEpisodes,

@@ -68,6 +68,8 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       critic: 'default',
       conditions: PERTURBED_CONDITIONS,
       recordDir: join(o.out, 'episodes', 'governance'),
+      skillsDb: o.skillsDb,
+      skillsDir: join(o.out, 'skills'),
       onArm: (condition, run, i, n) => (arm = `${condition}: ${armName(run)} ${i + 1}/${n}`),
       onProgress: (_condition, done, total) => progress(done, total, arm),
     }),

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
 import { runGovernanceArms, type ArmReport, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
+import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from '../../skills/index.js';
 import { infraProblems, type StageOptions } from './baseline-stage.js';
 
 export interface GovernanceStageResult {
@@ -20,6 +22,10 @@ export interface GovernanceStageResult {
   infra_failures: number;
   /** Episodes run again at the same seed after an infrastructure failure (every arm, every control). */
   infra_retries: number;
+  /** With skills: what loaded for which task and why not elsewhere, and per perturbation which fired in the both arm. */
+  skills?: ActiveSkills & { fired: Record<string, SkillFiring[]> };
+  /** The bundle each task ran, where skills composed one (the evolution stage starts from it). */
+  bundles?: Readonly<Record<string, string>>;
   /** What made the stage fail, with its figures (empty when ok). */
   problems: string[];
   ok: boolean;
@@ -27,12 +33,19 @@ export interface GovernanceStageResult {
 
 export interface GovernanceOptions extends StageOptions {
   readonly onArm: (condition: string, run: ArmRun, index: number, total: number) => void;
+  /** Compose the active skills of this store onto the critic, per task (`--skills active`). */
+  readonly skillsDb?: string | undefined;
+  /** Where composed bundles go. */
+  readonly skillsDir?: string | undefined;
 }
 
 export async function runGovernanceStage(o: GovernanceOptions): Promise<GovernanceStageResult> {
   const tasks = listTasks().map((t) => t.id);
-  const critic = resolveCriticSpec(o.critic)!;
+  const base = resolveCriticSpec(o.critic)!;
+  const composed = o.skillsDb ? withActiveSkills({ db: o.skillsDb, world: tabletop, critic: base, tasks, dir: o.skillsDir ?? join(o.recordDir, 'skills') }) : undefined;
+  const critic = composed?.plan ?? base;
   const conditions: Record<string, GovernanceArms> = {};
+  const fired: Record<string, SkillFiring[]> = {};
   for (const condition of o.conditions) {
     conditions[condition] = await runGovernanceArms(
       {
@@ -51,6 +64,9 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
         workers: o.workers,
         envsPerWorker: o.envsPerWorker,
         onArmStart: (run, i, n) => o.onArm(condition, run, i, n),
+        onArmDone: (run, r) => {
+          if (composed && run.arm === 'both') fired[condition] = skillFirings(composed.skills, r.outcomes);
+        },
         onEpisode: (_run, _e, done, total) => o.onProgress(condition, done, total),
       },
     );
@@ -69,6 +85,7 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
     mean_synergy: arms.length ? arms.reduce((s, a) => s + a.macro.synergy.value, 0) / arms.length : Number.NaN,
     infra_failures: infra,
     infra_retries: retries,
+    ...(composed ? { skills: { ...composed.skills, fired }, bundles: composed.plan.byTask ?? {} } : {}),
     problems,
     ok: problems.length === 0,
   };

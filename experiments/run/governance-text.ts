@@ -2,6 +2,7 @@
 // terminal and the stdout table of `zetta run`), and the report's Markdown section.
 import { formatArmsTable } from '../../zinfra/runtime/arms-table.js';
 import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { formatSkillFirings, formatSkillsLoaded } from '../../skills/index.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 
 /** A synergy (a difference of rates) in signed percentage points: +21.8, −3.0. */
@@ -24,5 +25,13 @@ export function governanceSection(g: GovernanceStageResult): string[] {
     '',
   ];
   for (const [condition, arms] of Object.entries(g.conditions)) lines.push(`### ${condition}`, '', formatArmsTable(arms), '');
+  if (g.skills) lines.push(...skillsSection(g.skills));
+  return lines;
+}
+
+/** With --skills active: what loaded where, and per perturbation which skills fired in the both arm. */
+function skillsSection(skills: NonNullable<GovernanceStageResult['skills']>): string[] {
+  const lines = ['### Skills (`--skills active`)', '', 'The critic and both arms ran the default bundle composed with these skills where their guards hold:', '', '```', formatSkillsLoaded(skills), '```', ''];
+  for (const [condition, fired] of Object.entries(skills.fired)) lines.push(`Fired in the both arm under ${condition}:`, '', '```', formatSkillFirings(fired), '```', '');
   return lines;
 }

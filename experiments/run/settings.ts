@@ -15,6 +15,8 @@ export interface RunSettings {
   /** The campaign's held-out and confirmation seed lists (`1000-1019`). */
   readonly heldout: string;
   readonly confirmation: string;
+  /** `--skills active`: the skill store whose active skills compose onto the default critic. */
+  readonly skillsDb?: string | undefined;
   /** The rollout pool: worker threads, simulators per worker. */
   readonly workers: number;
   readonly envsPerWorker: number;

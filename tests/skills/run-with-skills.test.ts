@@ -74,6 +74,8 @@ describe('zetta eval --skills active', () => {
     const r = await zetta('eval', '--tasks', SOURCE, '--skills', 'all');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--skills all: must be none or active/);
+    // zetta run says so before its first stage, not after minutes of it
+    refused(await zetta('run', '--quick', '--skills', 'active', '--skills-db', join(tmp(), 'none.db'), '--out', tmp()), /--skills active: no skill store at/);
   });
 });
 
