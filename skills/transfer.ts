@@ -5,6 +5,7 @@
 // seeds, and whether the skills lifted the critic-alone arm past its cap.
 import { mcnemarOneSided } from '../evolution/gates/mcnemar.js';
 import type { World } from '../sim/world.js';
+import { attribute } from '../zinfra/runtime/attribution.js';
 import { runGovernanceArms, type ArmRun, type ArmsOptions, type ArmsPlan, type GovernanceArms } from '../zinfra/runtime/governance-arms.js';
 import type { EpisodeOutcome } from '../zinfra/runtime/run-episode.js';
 import { wilson, type Rate } from '../zinfra/runtime/success-rate.js';
@@ -40,6 +41,17 @@ export interface TargetTransfer {
   readonly p_value: number;
   /** With skills, the critic-alone arm stays at or under the cap. */
   readonly critic_alone_within_cap: boolean;
+  /** Who drove the robot in the both arm, without and with the skills. */
+  readonly drove: { readonly without: Drove; readonly with: Drove };
+}
+
+/** The both arm's attribution on one target: how much of the successes was the policy's own doing. */
+export interface Drove {
+  /** The policy's unmodified actions over the executed steps of the successes. */
+  readonly policy_share_in_successes: number;
+  /** Task milestones first reached on a step a recovery program wrote (counted against the critic). */
+  readonly milestones_during_recovery: number;
+  readonly recoveries: number;
 }
 
 export interface ArmsFigures {
@@ -84,6 +96,7 @@ export async function measureTransfer(plan: TransferPlan, progress: TransferProg
     return {
       task, loaded, without: a, with: b, gain: b.both.rate - a.both.rate, discordant,
       p_value: mcnemarOneSided(discordant.b, discordant.c), critic_alone_within_cap: b.critic_alone.rate <= cap,
+      drove: { without: drove(without.both, task), with: drove(withSkills.both, task) },
     };
   });
   return {
@@ -120,6 +133,11 @@ function figures(arms: GovernanceArms, task: string): ArmsFigures {
   const rate = (x: { successes: number; episodes: number }) => wilson(x.successes, x.episodes);
   const control = arms.controls[per.critic.control]!.tasks[task]!;
   return { policy: rate(t(arms.arms.policy)), critic_alone: { ...rate(control), control: per.critic.control }, both: rate(t(arms.arms.both)), synergy: per.synergy.value };
+}
+
+function drove(outcomes: readonly EpisodeOutcome[], task: string): Drove {
+  const a = attribute(outcomes.filter((o) => o.task === task));
+  return { policy_share_in_successes: a.unmodifiedPolicyShareInSuccesses, milestones_during_recovery: a.milestonesDuringRecovery, recoveries: a.recoveries };
 }
 
 /** Discordant seeds of one task's both arm: b = success only with skills, c = only without. */

@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import { loadWorld } from '../../sim/worlds.js';
 import type { World } from '../../sim/world.js';
-import { measureTransfer, type TargetTransfer, type TransferResult } from '../../skills/transfer.js';
+import { measureTransfer, type Drove, type TargetTransfer, type TransferResult } from '../../skills/transfer.js';
 import { formatSkillFirings, formatSkillsLoaded } from '../../skills/index.js';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import { checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
@@ -107,6 +107,8 @@ const pct = (x: number) => `${Math.round(100 * x)}%`;
 const rate = (r: Rate) => `${pct(r.rate)} [${pct(r.low)}, ${pct(r.high)}]`;
 const pts = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(Math.round(100 * x))}`;
 
+const share = (d: Drove) => `${Number.isFinite(d.policy_share_in_successes) ? pct(d.policy_share_in_successes) : 'n/a'}, ${d.milestones_during_recovery} milestones in ${d.recoveries} recoveries`;
+
 export function formatTransfer(r: TransferResult, perturbation: string): string {
   const seeds = r.seeds.length ? `seeds ${r.seeds[0]}–${r.seeds.at(-1)}` : 'no seeds';
   const row = (t: TargetTransfer) =>
@@ -118,6 +120,9 @@ export function formatTransfer(r: TransferResult, perturbation: string): string 
     '| target | skills loaded | both, without skills | both, with skills | gain (pts) | McNemar p | critic alone with skills | synergy without → with |',
     '|---|---|---|---|---|---|---|---|',
     ...r.targets.map(row),
+    '',
+    'who drove the both arm (the policy\'s unmodified actions in successes; milestones first reached while a recovery drove, counted against the critic):',
+    ...r.targets.map((t) => `  ${t.task}: without skills ${share(t.drove.without)}; with skills ${share(t.drove.with)}`),
     '',
     'skills in the both arm with skills:',
     formatSkillFirings(r.fired),
