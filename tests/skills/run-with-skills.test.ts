@@ -79,6 +79,25 @@ describe('zetta eval --skills active', () => {
   });
 });
 
+describe('zetta evolve --skills active', () => {
+  it('starts the campaign from the default bundle composed with the skill, frozen in its manifest', async () => {
+    const root = join(tmp(), 'campaign');
+    const r = await zetta('evolve', '--suite', 'spatial', '--task', SOURCE, '--dev-episodes', '2', '--generations', '1', '--heldout-seeds', '1000-1001',
+      '--confirm-seeds', 'none', '--max-candidates', '1', '--critic', 'default', '--skills', 'active', '--skills-db', db, '--root', root, '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${id} stall@${SOURCE}: loaded for ${SOURCE}`);
+    const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as { base_bundle: { spec: string; sha256: string } };
+    expect(manifest.base_bundle.spec).toMatch(new RegExp(`${root}/skills/bundles/[0-9a-f]{12}/manifest\\.json$`));
+    const base = JSON.parse(readFileSync(join(root, 'bundles', manifest.base_bundle.sha256.slice(0, 12), 'rules.json'), 'utf8')) as { rules: { id: string }[] };
+    expect(base.rules.map((x) => x.id)).toContain(`${id}:${decisionRule()}`);
+  }, 150_000);
+});
+
+/** The stall rule the synthetic campaign generated (its generation and candidate in the name). */
+function decisionRule(): string {
+  return SkillStore.using(db, (s) => s.get(id).content.changes.rules.added[0]!.id);
+}
+
 describe('zetta skills transfer', () => {
   it('runs the three arms with and without the skill on an untouched task, at the same seeds', async () => {
     const out = join(tmp(), 'transfer');
