@@ -37,7 +37,7 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
   const still = 1 / (1 + e.eef_motion_per_step / STILL_M_PER_STEP);
   out.push({
     id: 'planning-stall', layer: 'planning', template: 'stall', score: round(still),
-    mechanism: `the policy stops making progress before ${stage}; a recovery that completes ${stage} is started when motion stalls`,
+    mechanism: `the policy stops making progress before ${stage}; a recovery that puts the hand back where the policy can redo ${stage} is started when motion stalls`,
     rationale: `mean motion after the stall ${fmt(e.eef_motion_per_step * 1000)} mm/step over ${fmt(e.stalled_steps)} steps`,
   });
   out.push({
@@ -53,7 +53,7 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
   if (e.disturbed_fraction > 0) {
     out.push({
       id: 'state-disturbance', layer: 'state', template: 'disturbance', score: round(e.disturbed_fraction * 0.9),
-      mechanism: `the object was displaced and the policy does not re-plan toward its new state; a recovery re-does ${stage} when the object moves unexpectedly`,
+      mechanism: `the object was displaced and the policy does not re-plan toward its new state; when the object moves unexpectedly, a recovery re-centres the open hand above it as observed and the policy redoes ${stage}`,
       rationale: `${fmt(100 * e.disturbed_fraction)}% of the cluster saw a disturbance`,
     });
   }

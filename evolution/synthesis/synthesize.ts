@@ -143,15 +143,9 @@ function ruleChange(input: SynthesisInput, id: string, evidence: readonly string
   const fit = fitThreshold(template, recoveryId, input.replay, input.privileged, input.layout);
   return {
     rules: [...parentRules(input), withFit(template, fit.theta, fit.dwell, evidence)],
-    programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId, isPlaceStage(input.cluster.first_missing, input.evidence.milestones))],
+    programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId)],
     changed: [ruleId], fit, tolerances: null,
   };
-}
-
-/** The milestone's subject is placed somewhere in this task (its stage ends in a place). */
-function isPlaceStage(milestone: string, milestones: readonly string[]): boolean {
-  const subject = milestone.slice(0, milestone.lastIndexOf('.'));
-  return milestones.includes(`${subject}.placed`);
 }
 
 /** The blamed parent rule waits longer before it fires. */
