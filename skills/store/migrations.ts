@@ -36,6 +36,16 @@ export const MIGRATIONS: readonly string[] = [
     BEGIN SELECT RAISE(ABORT, 'a skill version is immutable'); END;
   CREATE TRIGGER skill_no_delete BEFORE DELETE ON skills BEGIN SELECT RAISE(ABORT, 'skills are never deleted'); END;
   `,
+  // 2: the operator console's access tokens: only a scrypt hash with its own salt, never the token
+  `
+  CREATE TABLE console_tokens (
+    name TEXT PRIMARY KEY,
+    role TEXT NOT NULL CHECK (role IN ('viewer', 'approver')),
+    salt TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../skills/store/migrations.js';
 import { APPLICATION_ID, SkillInputError, SkillStore, bundleFile, skillFromCampaign, verifyStore } from '../../skills/index.js';
 import { campaign, tmp } from './campaign.js';
 // @ts-expect-error: a plain .mjs fixture shared with the child processes
@@ -53,7 +54,7 @@ describe('the skill store', () => {
     store.add(skill('c').content, skill('c').files, who);
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(1);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     store.close();
     const again = SkillStore.open(path);
     expect(again.list().map((s) => s.content.name)).toEqual(['c']);

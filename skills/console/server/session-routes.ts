@@ -1,0 +1,54 @@
+// Logging in and out. POST /api/login trades a token for a session cookie (HttpOnly, so page
+// scripts never see it; SameSite=Strict, so other sites' pages never send it; Secure whenever the
+// request came over TLS) and answers the session's CSRF token, which the page sends back as
+// `x-csrf-token`. Failed logins count against the client's address (failure-limit.ts).
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { badRequest, unauthorized } from './api-error.js';
+import { principalOf } from './auth.js';
+import type { FailureLimiter } from './failure-limit.js';
+import { SESSION_COOKIE, SESSION_TTL_MS, type SessionStore } from './sessions.js';
+import type { TokenOwner } from './tokens.js';
+
+export interface SessionRouteOptions {
+  readonly sessions: SessionStore;
+  readonly verify: (token: string) => Promise<TokenOwner | null>;
+  readonly limiter: FailureLimiter;
+}
+
+export function sessionRoutes(app: FastifyInstance, o: SessionRouteOptions): void {
+  app.post('/api/login', { config: { access: 'public' } }, async (request, reply) => {
+    await o.limiter.check(request);
+    const token = (request.body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string' || token.length === 0) throw badRequest('the body must be {"token": "<token>"}');
+    const owner = await o.verify(token);
+    if (!owner) {
+      await o.limiter.fail(request);
+      throw unauthorized('unknown or invalid token');
+    }
+    const session = o.sessions.create(owner.name, owner.role);
+    setSessionCookie(reply, session.id);
+    return { name: session.name, role: session.role, csrf: session.csrf };
+  });
+
+  app.post('/api/logout', { config: { access: 'viewer' } }, async (request, reply) => {
+    const p = principalOf(request);
+    if (p.session) o.sessions.delete(p.session.id);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { ok: true };
+  });
+
+  app.get('/api/session', { config: { access: 'viewer' } }, async (request) => {
+    const p = principalOf(request);
+    return { name: p.name, role: p.role, csrf: p.session?.csrf ?? null };
+  });
+}
+
+function setSessionCookie(reply: FastifyReply, id: string): void {
+  reply.setCookie(SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    secure: 'auto',
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  });
+}
