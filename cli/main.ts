@@ -16,8 +16,12 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/evolve.js')).evolveCommand,
   },
   skills: {
-    summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire',
+    summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire, transfer',
     load: async () => (await import('./commands/skills.js')).skillsCommand,
+  },
+  console: {
+    summary: 'the operator console in a browser: runs, campaigns, episodes, and skill approval',
+    load: async () => (await import('./commands/console.js')).consoleCommand,
   },
   'serve-policy': {
     summary: 'serve a policy (ONNX) over ZeroMQ',

@@ -1,6 +1,6 @@
 // Flags of `zetta skills` and of `zetta evolve --promote-to`: the skill store, and who acts and why
 // (both recorded in the store's audit log).
-import { text } from './flag.js';
+import { int, text } from './flag.js';
 
 export const DEFAULT_SKILL_DB = 'runs/skills.db';
 
@@ -23,3 +23,10 @@ export const sources = text('source', { metavar: 'a,b', help: 'the tasks whose c
   .required('--source a,b is required: the tasks the skills came from');
 export const targets = text('targets', { metavar: 'a,b', help: 'tasks no campaign used, where the skills are measured' })
   .required('--targets a,b is required: where transfer is measured');
+
+/** `zetta console`: where it listens, what it shows, and the tokens it accepts. */
+export const runsDir = text('runs', { metavar: 'DIR', help: 'the folder whose campaigns, runs and episodes the console shows' }).default('runs');
+export const port = int('port', { metavar: 'P', min: 0, help: 'the port to listen on (0: any free port)' }).default(8787);
+export const host = text('host', { metavar: 'H', help: 'the address to listen on; another than 127.0.0.1 exposes the console' }).default('127.0.0.1');
+export const tokenName = text('name', { metavar: 'N', help: 'who the token is for (recorded as the actor of every approval)' }).required('--name N is required');
+export const role = text('role', { metavar: 'viewer|approver', help: 'viewer reads; approver also approves, rejects and retires skills' }).required('--role viewer|approver is required');
