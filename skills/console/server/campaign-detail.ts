@@ -2,7 +2,8 @@
 // (synthesis, shadow replay, gates), the episodes its rollouts recorded, and the bundle it started
 // from (so a skill's replaced rules can be compared with what they replaced).
 import { join } from 'node:path';
-import type { BundleEntry } from '../../changes.js';
+import { NO_BUNDLE } from '../../../evolution/synthesis/bundle-files.js';
+import { entryChanges, type BundleEntry, type SkillChanges } from '../../changes.js';
 import type { BaseEntries } from './changes-text.js';
 import { findCampaign, type CampaignListing } from './campaigns.js';
 import { isRecord, listDir, readJsonOrNull, relativeToRuns } from './run-files.js';
@@ -12,6 +13,8 @@ export interface CandidateFiles {
   readonly synthesis: unknown;
   readonly shadow: unknown;
   readonly gates: unknown;
+  /** The candidate's bundle against its parent's (skills/changes.ts), when both are in the campaign. */
+  readonly changes: SkillChanges | null;
 }
 
 export interface GenerationFiles {
@@ -52,8 +55,31 @@ function generations(root: string): GenerationFiles[] {
       synthesis: readJsonOrNull(join(c, 'synthesis.json')),
       shadow: readJsonOrNull(join(c, 'shadow.json')),
       gates: readJsonOrNull(join(c, 'gates.json')),
+      changes: candidateChanges(root, readJsonOrNull(join(c, 'synthesis.json'))),
     })),
   }));
+}
+
+/** What a candidate changes in its parent: both bundles are under bundles/<sha12>/ of the campaign. */
+function candidateChanges(root: string, synthesis: unknown): SkillChanges | null {
+  if (!isRecord(synthesis) || typeof synthesis['bundle_sha256'] !== 'string' || typeof synthesis['parent_sha256'] !== 'string') return null;
+  // a campaign that started from no critic has no parent folder: its parent is the empty bundle
+  const parent = synthesis['parent_sha256'] === NO_BUNDLE.sha256 ? { rules: [], programs: [] } : bundleEntries(root, synthesis['parent_sha256']);
+  const candidate = bundleEntries(root, synthesis['bundle_sha256']);
+  if (!parent || !candidate) return null;
+  return {
+    base: { name: 'parent', sha256: synthesis['parent_sha256'] },
+    rules: entryChanges(parent.rules, candidate.rules),
+    programs: entryChanges(parent.programs, candidate.programs),
+  };
+}
+
+function bundleEntries(root: string, sha: string): { rules: BundleEntry[]; programs: BundleEntry[] } | null {
+  const dir = join(root, 'bundles', sha.slice(0, 12));
+  const rules = readJsonOrNull(join(dir, 'rules.json'));
+  const recoveries = readJsonOrNull(join(dir, 'recoveries.json'));
+  if (!isRecord(rules) || !isRecord(recoveries) || !Array.isArray(rules['rules']) || !Array.isArray(recoveries['programs'])) return null;
+  return { rules: rules['rules'] as BundleEntry[], programs: recoveries['programs'] as BundleEntry[] };
 }
 
 /** Subfolders whose name matches `pattern` (one numeric group), as [number, path], in numeric order. */

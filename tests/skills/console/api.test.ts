@@ -290,13 +290,15 @@ describe('the runs folder', () => {
     ]);
     const detail = (await get(app, `/api/campaigns/${w.campaignId}`, vic)).json() as {
       campaign: { id: string }; report: { campaign_id: string; promoted: boolean };
-      generations: { generation: number; clusters: { clusters: unknown[] }; candidates: { k: number; synthesis: { id: string }; shadow: unknown; gates: { decision: string } }[] }[];
+      generations: { generation: number; clusters: { clusters: unknown[] }; candidates: { k: number; synthesis: { id: string }; shadow: unknown; gates: { decision: string }; changes: { rules: { added: { id: string }[] } } | null }[] }[];
     };
     expect(detail.campaign.id).toBe(w.campaignId);
     expect(detail.report).toMatchObject({ campaign_id: w.campaignId, promoted: true });
     expect(detail.generations.map((g) => g.generation)).toEqual([1]);
     expect(detail.generations[0]!.clusters.clusters.length).toBeGreaterThan(0);
     expect(detail.generations[0]!.candidates).toEqual([expect.objectContaining({ k: 0, synthesis: expect.objectContaining({ id: 'g1-k0' }), gates: expect.objectContaining({ decision: 'promoted' }) })]);
+    // the candidate against its parent (the campaign started from no bundle: its rule is new)
+    expect(detail.generations[0]!.candidates[0]!.changes!.rules.added.map((r) => r.id)).toEqual(['evo.g1-k0.stall']);
     expect((await get(app, '/api/campaigns/ffffffffffff', vic)).statusCode).toBe(404);
   });
 

@@ -143,4 +143,21 @@ describe('the operator console in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'episode.png'), fullPage: true });
     await page.close();
   }, 60_000);
+
+  it('tells the operator how to get skills when the store has none', async () => {
+    const empty = join(tmp('zetta-console-empty-'), 'skills.db');
+    const token = createToken(empty, 'ada', 'approver');
+    const other = await startConsole(empty, tmp('zetta-console-runs-'));
+    try {
+      const page = await browser.newPage();
+      await logIn(page, other.url, token);
+      await page.goto(`${other.url}/#/skills`);
+      const text = await page.getByTestId('empty-skills').textContent();
+      expect(text).toMatch(/campaign/i);
+      expect(text).toMatch(/zetta (evolve|skills add)/);
+      await page.close();
+    } finally {
+      await stopChild(other.child, 2000);
+    }
+  }, 60_000);
 });
