@@ -5,7 +5,7 @@
 // audited; a viewer sees no approve button and the API refuses it; the episode viewer draws the
 // timelines and the 3-D replay of a real simulator episode (the default critic governing the
 // embedded policy under a disturbance). Screenshots go to runs/console/ (ignored by git).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -15,24 +15,11 @@ import { createToken } from '../../../skills/console/server/index.js';
 import { SkillStore, skillFromCampaign } from '../../../skills/index.js';
 import { stopChild } from '../../../zinfra/child-process.js';
 import { packagePath } from '../../../zinfra/package-root.js';
+import { startConsole } from './console-process.js';
 import { campaign, tmp } from '../campaign.js';
 
 const CHROMIUM = process.env.ZETTA_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = packagePath('runs', 'console');
-
-/** `zetta console` as a user starts it; resolves with the address it prints. */
-function startConsole(db: string, runs: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'console', '--db', db, '--runs', runs, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('http://'));
-      if (line) resolve({ child, url: line.trim() });
-    });
-    child.on('exit', (code) => reject(new Error(`zetta console exited with ${code}`)));
-  });
-}
 
 /** What the page-side code below touches of a canvas (the tests compile without the DOM types). */
 interface PixelSource {

@@ -1,28 +1,15 @@
 // Killing the console during an approval: the real `zetta console` process is SIGKILLed at several
 // moments after an approve request was sent. Each time, the restarted console serves the skill
 // either wholly pending (one audit row) or wholly active (two), and the store verifies.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createToken } from '../../../skills/console/server/index.js';
 import { SkillStore, skillFromCampaign, verifyStore } from '../../../skills/index.js';
-import { packagePath } from '../../../zinfra/package-root.js';
+import { startConsole } from './console-process.js';
 import { campaign, tmp } from '../campaign.js';
 
 const DELAYS_MS = [0, 3, 10, 30, 100];
-
-function startConsole(db: string, runs: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'console', '--db', db, '--runs', runs, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('http://'));
-      if (line) resolve({ child, url: line.trim() });
-    });
-    child.on('exit', (code) => reject(new Error(`zetta console exited with ${code}`)));
-  });
-}
 
 function killed(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

@@ -1,0 +1,66 @@
+// The console's reading pages in Chromium, against the real `zetta console` process and the built
+// front end: the overview's plots of a run's arms, a campaign with its clusters and candidates, a
+// candidate's gates, shadow replay and diff against its parent, and the live page's stream.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../../../zinfra/child-process.js';
+import { startConsole } from './console-process.js';
+import { makeWorld, type World } from './fixture.js';
+
+const CHROMIUM = process.env.ZETTA_CHROMIUM ?? '/usr/bin/chromium';
+
+describe('the console’s reading pages in Chromium', () => {
+  let w: World;
+  let browser: Browser;
+  let server: { child: ChildProcess; url: string };
+  let page: Page;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set ZETTA_CHROMIUM)`);
+    w = await makeWorld();
+    server = await startConsole(w.db, w.runs);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(15_000);
+    await page.goto(server.url);
+    await page.getByTestId('token').fill(w.tokens.vic);
+    await page.getByTestId('login').click();
+    await page.getByTestId('token').waitFor({ state: 'detached' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server) await stopChild(server.child, 2000);
+  });
+
+  it('plots the arms of every run on the overview', async () => {
+    await page.goto(`${server.url}/#/overview`);
+    await page.getByTestId('run').first().waitFor();
+    await page.locator('[data-testid="arms-plot"] svg').first().waitFor();
+    expect(await page.locator('[data-testid="arms-plot"]').count()).toBeGreaterThanOrEqual(2); // two perturbations
+    expect(await page.getByTestId('empty-overview').count()).toBe(0);
+  }, 60_000);
+
+  it('opens a campaign, its clusters and a candidate with its gates, shadow replay and diff', async () => {
+    await page.goto(`${server.url}/#/campaigns`);
+    await page.getByTestId('campaign-row').first().getByRole('link').first().click();
+    await expect.poll(() => page.getByTestId('campaign-phase').textContent()).toMatch(/done/);
+    expect(await page.locator('[data-testid="clusters"] tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('episode-link').count()).toBeGreaterThan(0);
+    await page.getByTestId('candidate-row').first().getByRole('link').click();
+    await expect.poll(() => page.getByTestId('candidate-decision').textContent()).toMatch(/promoted/);
+    await page.locator('[data-testid="shadow-plot"] svg').first().waitFor();
+    const text = await page.locator('main').textContent();
+    expect(text).toMatch(/Rule and program diff against the parent/);
+    expect(text).toMatch(/added evo\.g1-k0\.stall[\s\S]*when derived\.net_motion < 0\.026/);
+    expect(text).toMatch(/McNemar|p\s*=|p-value/i);
+  }, 60_000);
+
+  it('lists running campaigns from the live stream', async () => {
+    await page.goto(`${server.url}/#/live`);
+    await expect.poll(() => page.getByTestId('live-status').textContent()).toMatch(/connected/);
+    await page.locator(`[data-testid="live-row"][data-campaign-id="${w.campaignId}"]`).waitFor();
+  }, 60_000);
+});
