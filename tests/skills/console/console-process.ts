@@ -2,16 +2,35 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { packagePath } from '../../../zinfra/package-root.js';
 
-/** Starts the console on a free port; resolves with the process and the address it prints on stdout. */
-export function startConsole(db: string, runs: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'console', '--db', db, '--runs', runs, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+export interface ConsoleProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** What the process wrote to stderr so far (why it stopped, when it stopped by itself). */
+  readonly stderr: () => string;
+}
+
+/** Starts the console on a free port; resolves once it prints its address on stdout. */
+export function startConsole(db: string, runs: string): Promise<ConsoleProcess> {
+  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'console', '--db', db, '--runs', runs, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const line = out.split('\n').find((l) => l.startsWith('http://'));
-      if (line) resolve({ child, url: line.trim() });
+      if (line) resolve({ child, url: line.trim(), stderr: () => err });
     });
-    child.on('exit', (code) => reject(new Error(`zetta console exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`zetta console exited with ${code}: ${err}`)));
+  });
+}
+
+/** SIGKILL, resolved once the process is gone (at once if it already is). */
+export function killConsole(p: ConsoleProcess): Promise<void> {
+  const { child } = p;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
   });
 }
