@@ -18,9 +18,9 @@ const HELP = `usage: zetta console [--db FILE] [--runs DIR] [--port P] [--host H
 
 Serves the operator console: the three governance arms and synergy of every run, campaigns with
 their clusters and candidates, each candidate's gate evidence, episodes replayed from their MCAP
-recordings, and the skills, which an approver approves, rejects or retires with a reason. Every
-page and API route needs a login with a token; \`token create\` prints a new one once (the store
-keeps only its scrypt hash). Stop the server with Ctrl-C.
+recordings, and the skills, which an approver approves, rejects or retires with a reason. Every API
+route needs a login with a token (the page shows only its login form until then); \`token create\`
+prints a new one once (the store keeps only its scrypt hash). Stop the server with Ctrl-C.
 
 ${flagHelp(SERVE_FLAGS)}
 
