@@ -74,13 +74,6 @@ function candidateChanges(root: string, synthesis: unknown): SkillChanges | null
   };
 }
 
-function bundleEntries(root: string, sha: string): { rules: BundleEntry[]; programs: BundleEntry[] } | null {
-  const dir = join(root, 'bundles', sha.slice(0, 12));
-  const rules = readJsonOrNull(join(dir, 'rules.json'));
-  const recoveries = readJsonOrNull(join(dir, 'recoveries.json'));
-  if (!isRecord(rules) || !isRecord(recoveries) || !Array.isArray(rules['rules']) || !Array.isArray(recoveries['programs'])) return null;
-  return { rules: rules['rules'] as BundleEntry[], programs: recoveries['programs'] as BundleEntry[] };
-}
 
 /** Subfolders whose name matches `pattern` (one numeric group), as [number, path], in numeric order. */
 function numbered(dir: string, pattern: RegExp): [number, string][] {
@@ -119,8 +112,12 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function baseBundleEntries(runs: string, campaignId: string, baseSha: string): BaseEntries | null {
   const c = findCampaign(runs, campaignId);
-  if (!c) return null;
-  const dir = join(c.root, 'bundles', baseSha.slice(0, 12));
+  return c ? bundleEntries(c.root, baseSha) : null;
+}
+
+/** A bundle of the campaign in `root` (bundles/<sha12>/): its rules and programs, or null when absent or unreadable. */
+function bundleEntries(root: string, sha: string): BaseEntries | null {
+  const dir = join(root, 'bundles', sha.slice(0, 12));
   try {
     const rules = readJsonOrNull(join(dir, 'rules.json'));
     const programs = readJsonOrNull(join(dir, 'recoveries.json'));
