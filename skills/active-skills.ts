@@ -42,9 +42,15 @@ export interface ActiveSkillsOptions {
   readonly sources?: readonly string[] | undefined;
 }
 
+/** The store a run reads its skills from, which must exist: a run reads skills, it does not make a store. */
+export function requireSkillStore(db: string): string {
+  if (!existsSync(db)) throw new SkillInputError(`--skills active: no skill store at ${db} (promote a campaign with zetta skills add, or name the store with --skills-db)`);
+  return db;
+}
+
 /** The critic plan with each task's composed bundle, and what loaded where. */
 export function withActiveSkills(o: ActiveSkillsOptions): { plan: CriticPlan; skills: ActiveSkills } {
-  if (!existsSync(o.db)) throw new SkillInputError(`--skills active: no skill store at ${o.db} (promote a campaign with zetta skills add, or name the store with --skills-db)`);
+  requireSkillStore(o.db);
   const active = SkillStore.using(o.db, (s) => s.list().filter((r) => r.state === 'active' && (!o.sources || o.sources.includes(r.content.guard.tags.source_task))));
   if (o.sources && active.length === 0) throw new SkillInputError(`no active skill in ${o.db} comes from ${o.sources.join(', ')} (zetta skills list shows them and their states)`);
   const layout = layoutFor(o.world.features);

@@ -1,9 +1,9 @@
 // `zetta run`: the main job on the embedded default. Thin: flags in, the run experiment
 // (experiments/run) does the work, the terminal shows it (cli/run).
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FULL_RUN, QUICK_RUN, runExperiment, type RunSettings } from '../../experiments/run/index.js';
-import { printJsonLine, UsageError, type Command } from '../command.js';
+import { requireSkillStore } from '../../skills/active-skills.js';
+import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { skills } from '../flags/governance.js';
@@ -67,7 +67,8 @@ export const runCommand: Command = {
       generations: f.generations ?? base.generations,
       workers: f.workers ?? base.workers,
       envsPerWorker: f.envsPerWorker ?? base.envsPerWorker,
-      skillsDb: f.skills === 'active' ? existingStore(f.skillsDb) : undefined,
+      // said now, not after the first stages
+      skillsDb: f.skills === 'active' ? requireSkillStore(resolve(f.skillsDb)) : undefined,
     };
     const started = new Date();
     const dir = resolve(f.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
@@ -79,9 +80,3 @@ export const runCommand: Command = {
     return report.ok ? 0 : 1;
   },
 };
-
-/** A run reads skills, it does not make a store: a missing one is said now, not after the first stages. */
-function existingStore(db: string): string {
-  if (!existsSync(db)) throw new UsageError(`--skills active: no skill store at ${resolve(db)} (promote a campaign with zetta skills add, or name the store with --skills-db)`);
-  return resolve(db);
-}
