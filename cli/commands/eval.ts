@@ -10,7 +10,7 @@ import { printJsonLine, UsageError, type Command } from '../command.js';
 import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { perturb, world } from '../flags/scene.js';
+import { perturb, world, worldTaskIds } from '../flags/scene.js';
 import { skillsDb } from '../flags/skills.js';
 import { skillsForRun, type SkillsForRun } from '../active-skills.js';
 import { arms, envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, suite, tasks, workers } from '../flags/table.js';
@@ -67,15 +67,7 @@ fails leaves the success denominator, with its reason printed under the table.
 ${flagHelp(FLAGS)}`;
 
 function selectTasks(w: World, suite: string | undefined, tasks: string | undefined): string[] {
-  if (tasks) {
-    return tasks.split(',').map((t) => {
-      try {
-        return w.task(t.trim()).id;
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-    });
-  }
+  if (tasks) return worldTaskIds(w, tasks);
   if (!suite) throw new UsageError('--suite S (or --tasks a,b) is required');
   const suites = [...w.suites, 'all'];
   if (!suites.includes(suite)) throw new UsageError(`--suite must be one of ${suites.join(', ')} in world "${w.name}", got "${suite}"`);

@@ -2,7 +2,6 @@
 // help on tasks no campaign touched? The three governance arms with and without them, same seeds.
 import { join, resolve } from 'node:path';
 import { loadWorld } from '../../sim/worlds.js';
-import type { World } from '../../sim/world.js';
 import { measureTransfer, type Drove, type TargetTransfer, type TransferResult } from '../../skills/transfer.js';
 import { formatSkillFirings, formatSkillsLoaded } from '../../skills/index.js';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
@@ -14,7 +13,7 @@ import { baseCritic, criticAloneCap } from '../flags/evolution.js';
 import { policy } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { perturb, world } from '../flags/scene.js';
+import { perturb, world, worldTaskIds } from '../flags/scene.js';
 import { db, sources, targets } from '../flags/skills.js';
 import { envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, workers } from '../flags/table.js';
 import { progress } from '../progress.js';
@@ -60,8 +59,8 @@ export const skillsTransferCommand: Command = {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
     const w = await loadWorld(f.world);
-    const sources = taskList(w, f.source);
-    const targets = taskList(w, f.targets);
+    const sources = worldTaskIds(w, f.source);
+    const targets = worldTaskIds(w, f.targets);
     const critic = resolveCriticSpec(f.critic);
     if (!critic) throw new UsageError('--critic none: transfer composes skills onto a bundle; name one (e.g. default)');
     if (isRemotePolicySpec(f.policy)) await checkPolicy(f.policy);
@@ -93,15 +92,6 @@ export const skillsTransferCommand: Command = {
   },
 };
 
-function taskList(w: World, list: string): string[] {
-  return list.split(',').map((t) => {
-    try {
-      return w.task(t.trim()).id;
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  });
-}
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const rate = (r: Rate) => `${pct(r.rate)} [${pct(r.low)}, ${pct(r.high)}]`;

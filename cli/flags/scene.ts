@@ -2,6 +2,8 @@
 // checked here, so a typo is a usage error before anything runs.
 import { builtinPerturbationNames, getTask, resolvePerturbation, type Perturbation } from '../../sim/index.js';
 import { BUILTIN_WORLDS, DEFAULT_WORLD, resolveWorld, type WorldRef } from '../../sim/worlds.js';
+import type { World } from '../../sim/world.js';
+import { UsageError } from '../command.js';
 import { loaded } from './flag.js';
 
 export const world = loaded('world', {
@@ -25,3 +27,17 @@ export const perturb = loaded('perturb', {
   help: `a perturbation file, or a shipped one (sim/perturbations/NAME.json); default nominal\nshipped: ${builtinPerturbationNames().join(', ')}`,
   parse: (t): NamedPerturbation => ({ name: t, spec: resolvePerturbation(t) }),
 });
+
+/**
+ * A comma-separated list of task ids (`--tasks`, `--source`, `--targets`), checked against the world
+ * once it is loaded (a world named by --world is only known then): an unknown id is a usage error.
+ */
+export function worldTaskIds(w: World, list: string): string[] {
+  return list.split(',').map((t) => {
+    try {
+      return w.task(t.trim()).id;
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  });
+}
