@@ -63,6 +63,8 @@ interface Ranked {
   readonly skill: ComposableSkill;
   /** Equal for skills making the same change (see changeIdentity). */
   readonly identity: string;
+  /** Why its guard holds here (applicability's reason). */
+  readonly fit: string;
   readonly priority: number;
   readonly specificity: number;
   /** What it touches (see touches()). */
@@ -75,13 +77,14 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
   const reasons = new Map<string, string>();
   const candidates: Ranked[] = [];
   for (const skill of skills) {
-    const why = unloadable(skill, target, base.manifest.name, baseRules, basePrograms);
+    const fit = applicability(skill.content, target);
+    const why = fit.ok ? lacksWhatItChanges(skill, base.manifest.name, baseRules, basePrograms) : fit.reason;
     if (why) reasons.set(skill.id, why);
-    else candidates.push(rank(skill));
+    else candidates.push(rank(skill, fit.reason));
   }
   candidates.sort((a, b) => b.priority - a.priority || b.specificity - a.specificity || a.skill.id.localeCompare(b.skill.id));
   const { accepted, duplicates, conflicts } = resolveConflicts(candidates, reasons);
-  for (const r of accepted) reasons.set(r.skill.id, loadedReason(r, target));
+  for (const r of accepted) reasons.set(r.skill.id, `${r.fit}; priority ${r.priority}, specificity ${r.specificity}`);
   const applied = accepted.map((r) => r.skill);
   /** Whose rules and programs count as a loaded skill's firings: its own, or those of the skill whose change it repeats. */
   const firingOf = new Map<string, ComposableSkill>([...applied.map((s) => [s.id, s] as const), ...[...duplicates].map(([dup, of]) => [dup, of.skill] as const)]);
@@ -99,10 +102,8 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
   };
 }
 
-/** Why a skill cannot load here at all, or null. */
-function unloadable(skill: ComposableSkill, target: ApplicabilityTarget, baseName: string, rules: readonly BundleEntry[], programs: readonly BundleEntry[]): string | null {
-  const fit = applicability(skill.content, target);
-  if (!fit.ok) return fit.reason;
+/** Why a skill whose guard holds still cannot load onto this base, or null. */
+function lacksWhatItChanges(skill: ComposableSkill, baseName: string, rules: readonly BundleEntry[], programs: readonly BundleEntry[]): string | null {
   const c = skill.content.changes;
   if (isEmptyChange(c)) return `changes nothing in the bundle its campaign started from (${c.base.name})`;
   const lacking = (kind: string, have: readonly BundleEntry[], e: EntryChanges) => {
@@ -113,12 +114,13 @@ function unloadable(skill: ComposableSkill, target: ApplicabilityTarget, baseNam
   return lacking('rule', rules, c.rules) ?? lacking('program', programs, c.programs);
 }
 
-function rank(original: ComposableSkill): Ranked {
+function rank(original: ComposableSkill, fit: string): Ranked {
   const c = localizeChanges(original.id, original.content.changes);
   const skill = { id: original.id, content: { ...original.content, changes: c } };
   const proposing = [...c.rules.added, ...c.rules.replaced] as readonly { propose?: { priority?: number } }[];
   return {
     skill,
+    fit,
     identity: changeIdentity(original.content.changes),
     priority: Math.max(0, ...proposing.map((r) => r.propose?.priority ?? 0)),
     specificity: skill.content.guard.conditions.length,
@@ -196,11 +198,6 @@ function clashOn(a: Ranked, b: Ranked): string | null {
   return null;
 }
 
-function loadedReason(r: Ranked, target: ApplicabilityTarget): string {
-  const fit = applicability(r.skill.content, target);
-  return `${fit.reason}; priority ${r.priority}, specificity ${r.specificity}`;
-}
-
 function merged(base: BundleContent, baseRules: readonly BundleEntry[], basePrograms: readonly BundleEntry[], skills: readonly ComposableSkill[]): BundleContent {
   const apply = (entries: readonly BundleEntry[], pick: (c: SkillChanges) => EntryChanges) => {
     let out = [...entries];
@@ -211,7 +208,9 @@ function merged(base: BundleContent, baseRules: readonly BundleEntry[], baseProg
       out = out.filter((e) => !c.removed.includes(e.id)).map((e) => replacement.get(e.id) ?? e);
       for (const e of c.added) {
         const key = behaviourKey({ ...e, id: undefined });
-        if (seen.has(key) || out.some((x) => x.id === e.id)) continue; // the same change, from another skill
+        // an addition that does what an entry already there does (the base's, or another skill's);
+        // ids cannot collide: additions are named after their skill (localize.ts)
+        if (seen.has(key)) continue;
         seen.add(key);
         out.push(e);
       }
