@@ -1,25 +1,14 @@
 // Bad input is one line on stderr and exit code 2: a policy spec that names nothing, a server that
 // is not there, a missing model file, a negative count. Stack traces only with --verbose.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../zinfra/package-root.js';
+import { runZetta } from '../support/zetta-process.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'zetta-bad-'));
 
-async function zetta(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const zetta = (args: string[]) => runZetta(args);
 
 const evalWith = (...extra: string[]) => zetta(['eval', '--tasks', 'goal/press_button', '--episodes', '1', '--no-record', '--out', join(dir, 'out'), ...extra]);
 const lines = (s: string) => s.trim().split('\n').filter((l) => l !== '');

@@ -1,25 +1,12 @@
 // The `zetta` command as a user runs it: the built bin in a child process (npm test builds first).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../zinfra/package-root.js';
+import { runZetta } from '../support/zetta-process.js';
 import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
 
-const run = promisify(execFile);
-const BIN = packagePath('bin', 'zetta.js');
-
-async function zetta(args: string[], timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { timeout, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const zetta = (args: string[], timeout = 120_000) => runZetta(args, timeout);
 
 const lastJsonLine = (stdout: string): Record<string, unknown> => JSON.parse(stdout.trim().split('\n').at(-1)!);
 

@@ -6,20 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runZetta } from '../support/zetta-process.js';
 import { packagePath } from '../../zinfra/package-root.js';
 import { campaign, tmp } from './campaign.js';
 
 const run = promisify(execFile);
 
-async function zetta(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [packagePath('bin', 'zetta.js'), 'skills', ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const zetta = (...args: string[]) => runZetta(['skills', ...args]);
 
 const lastJson = (s: string) => JSON.parse(s.trim().split('\n').at(-1)!);
 const lines = (s: string) => s.trim().split('\n').filter((l) => l !== '');

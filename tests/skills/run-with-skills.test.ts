@@ -3,27 +3,15 @@
 // a real SQLite store) onto the default bundle where its guard holds, says why it does not load
 // elsewhere and counts its firings in the real simulator; `zetta skills transfer` runs the three
 // arms with and without it on a task no campaign used. Bad input: one line, exit code 2.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runZetta } from '../support/zetta-process.js';
 import { SkillStore, skillFromCampaign } from '../../skills/index.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
-import { packagePath } from '../../zinfra/package-root.js';
 import { campaign, tmp } from './campaign.js';
 
-const run = promisify(execFile);
-
-async function zetta(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout: 150_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const zetta = (...args: string[]) => runZetta(args, 150_000);
 
 /** Exit code 2 and one line saying why (a usage error adds the line pointing at --help). */
 function refused(r: { code: number; stderr: string }, message: RegExp): void {

@@ -7,18 +7,17 @@
 // embedded policy under a disturbance). Screenshots go to runs/console/ (ignored by git).
 import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../../skills/console/server/index.js';
 import { SkillStore, skillFromCampaign } from '../../../skills/index.js';
 import { stopChild } from '../../../zinfra/child-process.js';
 import { packagePath } from '../../../zinfra/package-root.js';
-import { startConsole } from './console-process.js';
+import { launchChromium, startConsole } from './console-process.js';
 import { campaign, tmp } from '../campaign.js';
 
-const CHROMIUM = process.env.ZETTA_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = packagePath('runs', 'console');
 
 /** What the page-side code below touches of a canvas (the tests compile without the DOM types). */
@@ -62,7 +61,6 @@ describe('the operator console in Chromium', () => {
   const tokens = { approver: '', viewer: '' };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set ZETTA_CHROMIUM)`);
     runs = tmp('zetta-console-');
     const root = join(runs, 'campaign');
     await campaign(root, true);
@@ -75,7 +73,7 @@ describe('the operator console in Chromium', () => {
     tokens.approver = createToken(db, 'ada', 'approver');
     tokens.viewer = createToken(db, 'vic', 'viewer');
     server = await startConsole(db, runs);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+    browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 

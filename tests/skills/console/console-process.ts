@@ -1,5 +1,8 @@
-// `zetta console` as a user starts it, for the tests that need the real process (a browser, a kill).
+// `zetta console` as a user starts it, for the tests that need the real process (a browser, a kill),
+// and the browser they drive: Debian's Chromium through playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 import { packagePath } from '../../../zinfra/package-root.js';
 
 export interface ConsoleProcess {
@@ -33,4 +36,12 @@ export function killConsole(p: ConsoleProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
+}
+
+const CHROMIUM = process.env.ZETTA_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Headless Chromium with software WebGL (the 3-D replay draws without a GPU). */
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set ZETTA_CHROMIUM)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
 }

@@ -2,14 +2,12 @@
 // front end: the overview's plots of a run's arms, a campaign with its clusters and candidates, a
 // candidate's gates, shadow replay and diff against its parent, and the live page's stream.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../../zinfra/child-process.js';
-import { startConsole } from './console-process.js';
+import { launchChromium, startConsole } from './console-process.js';
 import { makeWorld, type World } from './fixture.js';
 
-const CHROMIUM = process.env.ZETTA_CHROMIUM ?? '/usr/bin/chromium';
 
 describe('the console’s reading pages in Chromium', () => {
   let w: World;
@@ -18,10 +16,9 @@ describe('the console’s reading pages in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set ZETTA_CHROMIUM)`);
     w = await makeWorld();
     server = await startConsole(w.db, w.runs);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(15_000);
     await page.goto(server.url);
