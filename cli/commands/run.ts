@@ -1,13 +1,14 @@
 // `zetta run`: the main job on the embedded default. Thin: flags in, the run experiment
 // (experiments/run) does the work, the terminal shows it (cli/run).
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FULL_RUN, QUICK_RUN, runExperiment, type RunSettings } from '../../experiments/run/index.js';
+import { FULL_RUN, QUICK_RUN, headline, runExperiment, type RunReport, type RunSettings } from '../../experiments/run/index.js';
 import { requireSkillStore } from '../../skills/active-skills.js';
-import { printJsonLine, type Command } from '../command.js';
+import { printJsonLine, UsageError, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { skills } from '../flags/governance.js';
-import { skillsDb } from '../flags/skills.js';
+import { autoApprove, resume, skillsDb } from '../flags/skills.js';
 import { devEpisodes, envsPerWorker, episodes, expertEpisodes, generations, json, out, quick, wireRequests, workers } from '../flags/table.js';
 import { runSummaryLines } from '../run/summary.js';
 import { closingLines, terminalObserver } from '../run/terminal.js';
@@ -25,14 +26,17 @@ const FLAGS = {
   workers: workers.with(full('workers')),
   envsPerWorker: envsPerWorker.with({ help: 'simulators per worker', ...full('envsPerWorker') }),
   skills: skills.with({ help: 'active: the governance arms and the campaign run the default critic composed\nwith every active skill of --skills-db whose guard holds for the task' }),
-  skillsDb,
+  skillsDb: skillsDb.with({ help: "the skill store: the campaign's promotion goes in as a pending skill; the\nfinal system (and --skills active) loads its active skills" }),
+  autoApprove,
+  resume,
   quick,
-  json: json.with({ help: 'last line of stdout: the report as one JSON object' }),
+  json: json.with({ help: 'last line of stdout: {"baseline_macro", "critic_alone_macro", "critic_macro",\n"final_macro", "synergy", "transfer", "policy_action_share", "report", "ok", ...}' }),
 };
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
                  [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
-                 [--skills none|active] [--skills-db FILE] [--quick] [--json]
+                 [--skills none|active] [--skills-db FILE] [--auto-approve] [--quick] [--json]
+       zetta run --resume DIR [--auto-approve] [--json]
 
 The main job on the embedded default, end to end, on a CPU:
   1. wire      one policy served by the Node ONNX server and by the Python shim over real ZeroMQ
@@ -46,7 +50,14 @@ The main job on the embedded default, end to end, on a CPU:
   5. evolution one campaign on the task and perturbation where policy + critic does worst: cluster its
                failures, diagnose, synthesize and gate a bundle (critic-alone cap, held-out seeds
                1000-1019 at α over the generations), then confirm on fresh seeds 2000-2019
-Writes DIR/report.json (stage by stage), DIR/report.md, and every episode as MCAP under DIR/episodes.
+  6. promotion the promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
+               operator \`auto\` approves it, otherwise the run stops and says how to approve it
+               (zetta console) and go on (zetta run --resume DIR)
+  7. final     the governance arms again, at the same seeds, with every active skill of the store
+               composed onto the default critic where its guard holds; zero-shot transfer on the
+               tasks no campaign ran on, before and after, paired by seed
+Writes DIR/report.json (stage by stage), DIR/report.md, DIR/report.html (self-contained, with plots)
+and every episode as MCAP under DIR/episodes.
 
 ${flagHelp(FLAGS)}`;
 
@@ -57,8 +68,9 @@ export const runCommand: Command = {
   async run(argv) {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
-    const base = f.quick ? QUICK_RUN : FULL_RUN;
-    const settings: RunSettings = {
+    const previous = f.resume === undefined ? undefined : resumedReport(resolve(f.resume), argv);
+    const base = previous?.settings ?? (f.quick ? QUICK_RUN : FULL_RUN);
+    const settings: RunSettings = previous?.settings ?? {
       ...base,
       wireRequests: f.wireRequests ?? base.wireRequests,
       expertEpisodes: f.expertEpisodes ?? base.expertEpisodes,
@@ -71,12 +83,25 @@ export const runCommand: Command = {
       skillsDb: f.skills === 'active' ? requireSkillStore(resolve(f.skillsDb)) : undefined,
     };
     const started = new Date();
-    const dir = resolve(f.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
+    const dir = previous?.out ?? resolve(f.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
     const say = (line: string) => process.stderr.write(`${line}\n`);
-    const { report, files } = await runExperiment({ ...settings, out: dir, started }, terminalObserver(say));
-    for (const line of closingLines(report, files.markdown)) say(line);
-    process.stdout.write(`${runSummaryLines(report, files.markdown).join('\n')}\n`);
-    if (f.json) printJsonLine(report);
+    const options = { ...settings, out: dir, started, skillStore: resolve(f.skillsDb), autoApprove: f.autoApprove || (previous?.settings?.autoApprove ?? false) };
+    const { report, files } = await runExperiment(previous ? { ...options, resume: previous } : options, terminalObserver(say));
+    for (const line of closingLines(report, files.html)) say(line);
+    process.stdout.write(`${runSummaryLines(report, files.html).join('\n')}\n`);
+    if (f.json) printJsonLine({ ...headline(report, files.html), ok: report.ok, awaiting: report.awaiting ?? null, report_json: files.json });
     return report.ok ? 0 : 1;
   },
 };
+
+/** The report of the run to resume; with --resume, only --auto-approve, --skills-db and --json may be given. */
+function resumedReport(dir: string, argv: readonly string[]): RunReport & { settings: NonNullable<RunReport['settings']> } {
+  const allowed = new Set(['--resume', '--auto-approve', '--skills-db', '--json']);
+  const extra = argv.find((a) => a.startsWith('--') && !allowed.has(a.split('=')[0]!));
+  if (extra) throw new UsageError(`${extra.split('=')[0]} cannot be changed with --resume: the run goes on with the settings it started with`);
+  const path = join(dir, 'report.json');
+  if (!existsSync(path)) throw new UsageError(`--resume ${dir}: no report.json there (the folder of a run that stopped or was interrupted)`);
+  const report = JSON.parse(readFileSync(path, 'utf8')) as RunReport;
+  if (!report.settings) throw new UsageError(`--resume ${dir}: that run's report has no settings (it was made by an older zetta); run it again`);
+  return { ...report, settings: report.settings, out: dir };
+}

@@ -1,6 +1,6 @@
 // Flags of `zetta skills` and of `zetta evolve --promote-to`: the skill store, and who acts and why
 // (both recorded in the store's audit log).
-import { int, text } from './flag.js';
+import { bool, int, text } from './flag.js';
 
 export const DEFAULT_SKILL_DB = 'runs/skills.db';
 
@@ -8,6 +8,12 @@ export const db = text('db', { metavar: 'FILE', help: 'the skill store (a SQLite
 
 /** The store `--skills active` loads from (not created: a run reads skills, it does not make them). */
 export const skillsDb = text('skills-db', { metavar: 'FILE', help: 'the skill store --skills active reads' }).default(DEFAULT_SKILL_DB);
+
+/** `zetta run`: approve the run's promoted skill as the operator `auto`, or stop for an approver. */
+export const autoApprove = bool('auto-approve', 'approve the skill the campaign promoted as the operator `auto` (in the\naudit log) instead of stopping for an approver in the console');
+
+/** `zetta run --resume DIR`: a stopped or interrupted run goes on where it stopped. */
+export const resume = text('resume', { metavar: 'DIR', help: "a stopped or interrupted run's folder: its finished stages are kept\n(with the settings it started with), the rest run" });
 
 export const actor = text('as', { metavar: 'NAME', help: 'who does it (recorded in the audit log)' });
 

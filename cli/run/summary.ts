@@ -1,6 +1,7 @@
 // The final table of `zetta run`, for stdout: one line per stage with its verdict and headline
 // figures, so `zetta run | tee log` keeps the result (progress and stage lines go to stderr).
-import { armsLine, signedPoints, type RunReport } from '../../experiments/run/index.js';
+import { armsLine, headline, signedPoints, type RunReport } from '../../experiments/run/index.js';
+import { promotionLine } from './terminal.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
 const verdict = (s: { ok: boolean } | undefined) => (s ? (s.ok ? 'ok    ' : 'FAILED') : 'skipped');
@@ -21,6 +22,12 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
   } else lines.push(`governance  ${verdict(governance)}`);
   const evo = evolution ? `  ${evolution.task} / ${evolution.perturbation}: ${evolution.campaign.promoted ? 'promoted' : 'nothing promoted'}` : '';
   lines.push(`evolution   ${verdict(evolution)}${evo}`);
-  lines.push(`${report.ok ? 'ok' : 'FAILED'}: ${reportPath}`);
+  const { promotion, final } = report.stages;
+  lines.push(`promotion   ${verdict(promotion)}${promotion ? `  ${promotionLine(report)}` : ''}`);
+  const h = headline(report, reportPath);
+  const finalFigures = h && final ? `  final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}` : '';
+  lines.push(`final       ${verdict(final)}${finalFigures}`);
+  for (const [task, t] of Object.entries(h?.transfer ?? {})) lines.push(`  transfer ${task}: ${pct(t.before)} → ${pct(t.after)}`);
+  lines.push(`${report.awaiting ? 'waiting for an approver' : report.ok ? 'ok' : 'FAILED'}: ${reportPath}`);
   return lines.map((l) => l.trimEnd());
 }

@@ -18,6 +18,13 @@ export function terminalObserver(say: (line: string) => void): RunObserver {
       bar = undefined;
       for (const line of stageLines(stage, report)) say(line);
     },
+    stageKept: (stage) => say(`  ${stage.padEnd(9)} kept from the run being resumed`),
+    awaitingApproval: (a) => {
+      say(`  promotion skill ${a.skill} is pending: an approver decides in the console,`);
+      say(`    ${a.console}`);
+      say(`  then the run goes on with`);
+      say(`    ${a.resume}`);
+    },
     stageSkipped: (stage, reason) => say(`  ${stage.padEnd(9)} skipped (${reason})`),
     log: (_stage, line) => say(`    ${line}`),
   };
@@ -46,11 +53,33 @@ function stageLines(stage: StageName, report: RunReport): string[] {
       const verdict = evo.campaign.promoted ? `promoted, held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes}${confirmed}` : 'nothing promoted';
       return [`  evolution ${evo.task} / ${evo.perturbation}: ${verdict}`];
     }
+    case 'promotion':
+      return [`  promotion ${promotionLine(report)}`];
+    case 'final':
+      return finalLines(report);
   }
 }
 
+export function promotionLine(report: RunReport): string {
+  const p = report.stages.promotion;
+  if (!p?.skill) return 'nothing promoted, no skill added';
+  const how = p.auto_approved ? 'approved by auto' : p.skill.state;
+  return `skill ${p.skill.id} (${p.skill.name}): ${how}`;
+}
+
+function finalLines(report: RunReport): string[] {
+  const f = report.stages.final!;
+  if (!f.governance) return ['  final     no active skill: the final system is the policy with the default critic'];
+  return [
+    ...Object.entries(f.governance.conditions).map(([name, a]) => `  final     ${armsLine(name, a)}`),
+    `  final     mean synergy ${signedPoints(f.governance.mean_synergy)} points with ${f.active_skills.length} active skill(s)`,
+    ...Object.entries(f.transfer).map(([task, t]) => `  final     transfer to ${task}: ${pct(t.before)} → ${pct(t.after)}`),
+  ];
+}
+
 /** The last stderr lines of a run: each problem, then the verdict and the report's path. */
-export function closingLines(report: RunReport, markdownPath: string): string[] {
+export function closingLines(report: RunReport, reportPath: string): string[] {
   const problems = [...(report.stages.baseline?.problems ?? []), ...(report.stages.governance?.problems ?? [])];
-  return [...problems.map((p) => `  problem: ${p}`), `${report.ok ? 'ok' : 'FAILED'}: ${markdownPath}`];
+  const verdict = report.awaiting ? 'waiting for an approver' : report.ok ? 'ok' : 'FAILED';
+  return [...problems.map((p) => `  problem: ${p}`), `${verdict}: ${reportPath}`];
 }

@@ -4,6 +4,9 @@
 export interface Bar {
   readonly value: number;
   readonly series: number;
+  /** An interval around the value, drawn as a whisker. */
+  readonly low?: number;
+  readonly high?: number;
 }
 
 export interface BarGroup {
@@ -20,6 +23,11 @@ export interface BarChartSpec {
   readonly yLabel: string;
   /** Format of the value printed above each bar. */
   readonly format?: (v: number) => string;
+  /**
+   * `page` (default): scaled to the width of the page. `natural`: drawn at its own size, for charts
+   * too wide to read scaled down (the page puts them in a scrolling box).
+   */
+  readonly fit?: 'page' | 'natural';
 }
 
 const COLORS = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3'];
@@ -48,7 +56,7 @@ export function barChart(spec: BarChartSpec): string {
   const fmt = spec.format ?? ((v: number) => String(Math.round(v * 100) / 100));
   const y = (v: number) => top + h - (spec.yMax > 0 ? (Math.min(v, spec.yMax) / spec.yMax) * h : 0);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${Math.ceil(width)} ${height}" width="100%" style="max-width:${Math.ceil(width * 1.4)}px" role="img" aria-label="${escapeXml(spec.title)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${Math.ceil(width)} ${height}" ${size(spec.fit ?? 'page', Math.ceil(width), height)} role="img" aria-label="${escapeXml(spec.title)}">`,
     `<text x="${left}" y="18" font-size="13" font-weight="bold">${escapeXml(spec.title)}</text>`,
     `<line x1="${left}" y1="${top + h}" x2="${width - 10}" y2="${top + h}" stroke="#333"/>`,
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + h}" stroke="#333"/>`,
@@ -62,7 +70,9 @@ export function barChart(spec: BarChartSpec): string {
       const x = x0 + bi * barW;
       const yy = y(b.value);
       parts.push(`<rect x="${x}" y="${yy.toFixed(1)}" width="${barW - 4}" height="${(top + h - yy).toFixed(1)}" fill="${COLORS[b.series % COLORS.length]}"/>`);
-      parts.push(`<text x="${x + (barW - 4) / 2}" y="${(yy - 3).toFixed(1)}" font-size="9" text-anchor="middle">${escapeXml(fmt(b.value))}</text>`);
+      const labelY = b.high === undefined ? yy : Math.min(yy, y(b.high));
+      if (b.low !== undefined && b.high !== undefined) parts.push(whisker(x + (barW - 4) / 2, y(b.low), y(b.high)));
+      parts.push(`<text x="${x + (barW - 4) / 2}" y="${(labelY - 3).toFixed(1)}" font-size="9" text-anchor="middle">${escapeXml(fmt(b.value))}</text>`);
     });
     parts.push(`<text x="${x0 + (g.bars.length * barW) / 2}" y="${top + h + 14}" font-size="10" text-anchor="middle">${escapeXml(g.label)}</text>`);
   });
@@ -75,6 +85,16 @@ export function barChart(spec: BarChartSpec): string {
   });
   parts.push('</svg>');
   return parts.join('');
+}
+
+function size(fit: 'page' | 'natural', width: number, height: number): string {
+  return fit === 'natural' ? `width="${width}" height="${height}"` : `width="100%" style="max-width:${Math.ceil(width * 1.4)}px"`;
+}
+
+/** A vertical interval with short caps, from y1 to y2 (pixels). */
+function whisker(x: number, y1: number, y2: number): string {
+  const cap = (yy: number) => `<line x1="${x - 4}" y1="${yy.toFixed(1)}" x2="${x + 4}" y2="${yy.toFixed(1)}" stroke="#222"/>`;
+  return `<line x1="${x}" y1="${y1.toFixed(1)}" x2="${x}" y2="${y2.toFixed(1)}" stroke="#222"/>${cap(y1)}${cap(y2)}`;
 }
 
 /** Legend entries placed left to right, wrapping to a new row where the next would not fit. */

@@ -3,7 +3,9 @@
 // seeds, exact McNemar at α over the generations) chooses, and fresh confirmation seeds judge
 // whatever it promotes.
 import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CampaignReport } from '../../evolution/report/report.js';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/index.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
@@ -15,7 +17,17 @@ export interface EvolutionStageResult {
   /** Success of base policy + default critic on that pair in the governance stage. */
   parent_rate: number;
   campaign: CampaignSummary;
+  /** Per generation: the parent's development success and the best candidate's on the same seeds. */
+  learning_curve: LearningPoint[];
   ok: boolean;
+}
+
+export interface LearningPoint {
+  generation: number;
+  parent: number;
+  /** null when no candidate of the generation reached the paired gate. */
+  best_candidate: number | null;
+  episodes: number;
 }
 
 export interface EvolutionOptions {
@@ -64,5 +76,17 @@ export async function runEvolutionStage(governance: GovernanceStageResult, o: Ev
     diagnoser: builtinDiagnoser(),
     log: o.log,
   });
-  return { task: pair.task, perturbation: pair.perturbation, parent_rate: pair.rate, campaign, ok: true };
+  return { task: pair.task, perturbation: pair.perturbation, parent_rate: pair.rate, campaign, learning_curve: learningCurve(campaign.root), ok: true };
+}
+
+/** Read from the campaign's report.json: development success per generation, parent and best candidate. */
+function learningCurve(root: string): LearningPoint[] {
+  const path = join(root, 'report.json');
+  if (!existsSync(path)) return [];
+  const report = JSON.parse(readFileSync(path, 'utf8')) as CampaignReport;
+  return report.generations.map((g) => {
+    const paired = g.candidates.flatMap((c) => c.gates.filter((x) => x.gate === 'paired'));
+    const best = paired.length ? Math.max(...paired.map((x) => x.candidate_successes / Math.max(1, x.episodes))) : null;
+    return { generation: g.generation, parent: g.dev.successes / Math.max(1, g.dev.episodes), best_candidate: best, episodes: g.dev.episodes };
+  });
 }

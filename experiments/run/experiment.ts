@@ -1,8 +1,9 @@
 // The run experiment: the most complete pipeline that exists, end to end, on the embedded default —
 // the policy wire, the scripted expert, the base policy alone, governance measured under
-// perturbations, one evolution campaign. Each stage's result lands in report.json as soon as the
-// stage ends, so an interrupted run keeps what it finished. Progress goes to an observer; nothing
-// here writes to a terminal.
+// perturbations, one evolution campaign, its promotion into the skill store, and the final system
+// with the active skills (with zero-shot transfer read off it). Each stage's result lands in
+// report.json as soon as the stage ends, so an interrupted run keeps what it finished and a resumed
+// one runs only the rest. Progress goes to an observer; nothing here writes to a terminal.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
@@ -10,6 +11,8 @@ import type { ArmRun } from '../../zinfra/runtime/governance-arms.js';
 import { PERTURBED_CONDITIONS, runBaselineStage } from './baseline-stage.js';
 import { runEvolutionStage } from './evolution-stage.js';
 import { runExpertStage } from './expert-stage.js';
+import { runFinalStage } from './final-stage.js';
+import { runPromotionStage } from './promotion-stage.js';
 import { runGovernanceStage } from './governance-stage.js';
 import type { RunObserver, StageName } from './observer.js';
 import { saveReport, type RunReport } from './report.js';
@@ -17,16 +20,22 @@ import type { RunSettings } from './settings.js';
 import { runWireStage } from './wire-stage.js';
 
 export interface RunOptions extends RunSettings {
-  /** The run's folder, created: report.json, report.md, episodes/, evolution/. */
+  /** The run's folder, created: report.json, report.md, report.html, episodes/, evolution/. */
   readonly out: string;
   /** When the run started (default: now), as the report tells it. */
   readonly started?: Date;
+  /** The skill store a promoted bundle goes into, and whose active skills the final system loads. */
+  readonly skillStore: string;
+  /** Approve the promoted skill as the operator `auto` instead of stopping for an approver. */
+  readonly autoApprove: boolean;
+  /** A stopped or interrupted run's report: its finished stages are kept, the rest run. */
+  readonly resume?: RunReport;
 }
 
 export interface RunOutcome {
   readonly report: RunReport;
-  /** Where report.json and report.md are. */
-  readonly files: { readonly json: string; readonly markdown: string };
+  /** Where report.json, report.md and report.html are. */
+  readonly files: { readonly json: string; readonly markdown: string; readonly html: string };
 }
 
 /** Evaluation seeds start at 1000: the base policy trained on scenes 0..999. */
@@ -34,7 +43,7 @@ const FIRST_SEED = 1000;
 
 export async function runExperiment(o: RunOptions, observer: RunObserver = {}): Promise<RunOutcome> {
   mkdirSync(o.out, { recursive: true });
-  const report: RunReport = { started: (o.started ?? new Date()).toISOString(), out: o.out, stages: {} };
+  const report = startReport(o);
   observer.runStarted?.(o.out);
   const stages = new Stages(report, observer);
   await stages.run('wire', (progress) => runWireStage(o.out, o.wireRequests, progress));
@@ -44,9 +53,19 @@ export async function runExperiment(o: RunOptions, observer: RunObserver = {}): 
     report.skipped = [`baseline: ${EMBEDDED_POLICY_PATH} is not in this checkout`];
     observer.stageSkipped?.('baseline', `${EMBEDDED_POLICY_PATH} missing`);
   }
-  report.finished = new Date().toISOString();
+  if (!report.awaiting) report.finished = new Date().toISOString();
   report.ok = Object.values(report.stages).every((s) => !s || s.ok);
   return { report, files: saveReport(report) };
+}
+
+function startReport(o: RunOptions): RunReport {
+  const { out, started, resume, skillStore, autoApprove, ...settings } = o;
+  if (!resume) return { started: (started ?? new Date()).toISOString(), out, settings: { ...settings, autoApprove }, stages: {}, timings: {} };
+  // a promotion that waited for an approver is asked again: the operator may have decided since
+  const stages = { ...resume.stages };
+  if (stages.promotion?.awaiting_approval) delete stages.promotion;
+  const { finished: _finished, awaiting: _awaiting, ok: _ok, ...kept } = resume;
+  return { ...kept, out, stages, timings: { ...resume.timings } };
 }
 
 /** The stages that run the embedded base policy: alone, governed, then evolved where weakest. */
@@ -74,7 +93,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       onProgress: (_condition, done, total) => progress(done, total, arm),
     }),
   );
-  await stages.run('evolution', () =>
+  const evolution = await stages.run('evolution', () =>
     runEvolutionStage(governance, {
       root: join(o.out, 'evolution'),
       devEpisodes: o.devEpisodes,
@@ -84,6 +103,22 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       workers: o.workers,
       envsPerWorker: o.envsPerWorker,
       log: (line) => stages.log('evolution', line),
+    }),
+  );
+  const promotion = await stages.run('promotion', async () => runPromotionStage(evolution, { db: o.skillStore, autoApprove: o.autoApprove }));
+  if (promotion.awaiting_approval) {
+    stages.await({ skill: promotion.skill!.id, console: `zetta console --db ${o.skillStore}`, resume: `zetta run --resume ${o.out}` });
+    return;
+  }
+  await stages.run('final', (progress) =>
+    runFinalStage(governance, o.skillStore, {
+      ...pool,
+      critic: 'default',
+      conditions: PERTURBED_CONDITIONS,
+      recordDir: join(o.out, 'episodes', 'final'),
+      skillsDir: join(o.out, 'skills', 'final'),
+      onArm: (condition, run, i, n) => (arm = `${condition}: ${armName(run)} ${i + 1}/${n}`),
+      onProgress: (_condition, done, total) => progress(done, total, arm),
     }),
   );
 }
@@ -101,13 +136,27 @@ class Stages {
     private readonly observer: RunObserver,
   ) {}
 
+  /** Runs a stage, or, in a resumed run, gives back what it found when it ran before. */
   async run<K extends StageName, T extends RunReport['stages'][K]>(name: K, work: (progress: StageProgress) => Promise<T>): Promise<T> {
+    if (name in this.report.stages) {
+      this.observer.stageKept?.(name, this.report);
+      return this.report.stages[name] as T;
+    }
     this.observer.stageStarted?.(name);
+    const started = performance.now();
     const result = await work((done, total, note) => this.observer.progress?.(name, done, total, note));
     this.report.stages[name] = result;
+    (this.report.timings ??= {})[name] = (performance.now() - started) / 1000;
     saveReport(this.report);
     this.observer.stageFinished?.(name, this.report);
     return result;
+  }
+
+  /** The run stops here until an approver decides; the report says what to run. */
+  await(awaiting: NonNullable<RunReport['awaiting']>): void {
+    this.report.awaiting = awaiting;
+    saveReport(this.report);
+    this.observer.awaitingApproval?.(awaiting);
   }
 
   log(stage: StageName, line: string): void {

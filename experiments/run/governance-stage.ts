@@ -9,6 +9,7 @@ import { runGovernanceArms, type ArmReport, type ArmRun, type GovernanceArms } f
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from '../../skills/index.js';
+import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import { infraProblems, type StageOptions } from './baseline-stage.js';
 
 export interface GovernanceStageResult {
@@ -26,6 +27,10 @@ export interface GovernanceStageResult {
   skills?: ActiveSkills & { fired: Record<string, SkillFiring[]> };
   /** The bundle each task ran, where skills composed one (the evolution stage starts from it). */
   bundles?: Readonly<Record<string, string>>;
+  /** Per perturbation, the both arm's decisions per rule id that caused them, over every episode. */
+  interventions: Record<string, Record<string, number>>;
+  /** Per perturbation and task, the both arm's success per seed (null: lost to the infrastructure), for paired comparisons. */
+  both_by_seed: Record<string, Record<string, (boolean | null)[]>>;
   /** What made the stage fail, with its figures (empty when ok). */
   problems: string[];
   ok: boolean;
@@ -46,6 +51,8 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
   const critic = composed?.plan ?? base;
   const conditions: Record<string, GovernanceArms> = {};
   const fired: Record<string, SkillFiring[]> = {};
+  const interventions: Record<string, Record<string, number>> = {};
+  const bothBySeed: Record<string, Record<string, (boolean | null)[]>> = {};
   for (const condition of o.conditions) {
     conditions[condition] = await runGovernanceArms(
       {
@@ -65,7 +72,10 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
         envsPerWorker: o.envsPerWorker,
         onArmStart: (run, i, n) => o.onArm(condition, run, i, n),
         onArmDone: (run, r) => {
-          if (composed && run.arm === 'both') fired[condition] = skillFirings(composed.skills, r.outcomes);
+          if (run.arm !== 'both') return;
+          interventions[condition] = ruleFirings(r.outcomes);
+          bothBySeed[condition] = successBySeed(r.outcomes, tasks, o.firstSeed, o.episodes);
+          if (composed) fired[condition] = skillFirings(composed.skills, r.outcomes);
         },
         onEpisode: (_run, _e, done, total) => o.onProgress(condition, done, total),
       },
@@ -86,9 +96,27 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
     infra_failures: infra,
     infra_retries: retries,
     ...(composed ? { skills: { ...composed.skills, fired }, bundles: composed.plan.byTask ?? {} } : {}),
+    interventions,
+    both_by_seed: bothBySeed,
     problems,
     ok: problems.length === 0,
   };
+}
+
+function ruleFirings(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const o of outcomes) for (const [rule, n] of Object.entries(o.firings)) total[rule] = (total[rule] ?? 0) + n;
+  return total;
+}
+
+function successBySeed(outcomes: readonly EpisodeOutcome[], tasks: readonly string[], firstSeed: number, episodes: number): Record<string, (boolean | null)[]> {
+  const out: Record<string, (boolean | null)[]> = Object.fromEntries(tasks.map((t) => [t, new Array<boolean | null>(episodes).fill(null)]));
+  for (const o of outcomes) {
+    const row = out[o.task];
+    const i = o.seed - firstSeed;
+    if (row && i >= 0 && i < episodes) row[i] = o.infraFailure === null ? o.success : null;
+  }
+  return out;
 }
 
 /** Every evaluation behind the arms, named: policy alone, each control under the critic, both. */

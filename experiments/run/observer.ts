@@ -12,6 +12,10 @@ export interface RunObserver {
   progress?(stage: StageName, done: number, total: number, note?: string): void;
   /** The stage's result is in `report.stages[stage]`, and report.json holds it. */
   stageFinished?(stage: StageName, report: RunReport): void;
+  /** A resumed run found the stage finished: its result is in `report.stages[stage]`. */
+  stageKept?(stage: StageName, report: RunReport): void;
+  /** The run stops until an approver decides on the promoted skill. */
+  awaitingApproval?(awaiting: NonNullable<RunReport['awaiting']>): void;
   /** The stage and the ones after it cannot run here, and why. */
   stageSkipped?(stage: StageName, reason: string): void;
   /** A line the stage logs as it goes (the campaign's decisions). */

@@ -5,21 +5,34 @@ import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import type { BaselineStageResult } from './baseline-stage.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
+import type { FinalStageResult } from './final-stage.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import { governanceSection } from './governance-text.js';
+import { headline } from './headline.js';
+import type { PromotionStageResult } from './promotion-stage.js';
+import { renderRunHtml } from './report-html.js';
+import type { RunSettings } from './settings.js';
 import type { WireStageResult } from './wire-stage.js';
 
 export interface RunReport {
   started: string;
   finished?: string;
   out: string;
+  /** What the run was asked to do: `zetta run --resume` runs the rest with the same. */
+  settings?: RunSettings & { autoApprove: boolean };
   stages: {
     wire?: WireStageResult;
     expert?: ExpertStageResult;
     baseline?: BaselineStageResult;
     governance?: GovernanceStageResult;
     evolution?: EvolutionStageResult | undefined;
+    promotion?: PromotionStageResult;
+    final?: FinalStageResult;
   };
+  /** Wall time of each finished stage, in seconds. */
+  timings?: Record<string, number>;
+  /** Set while the run waits for an approver: what to run to approve, and to go on. */
+  awaiting?: { skill: string; console: string; resume: string };
   skipped?: string[];
   ok?: boolean;
 }
@@ -36,6 +49,7 @@ export function renderMarkdown(r: RunReport): string {
   if (expert || baseline) lines.push(...successTable(expert, baseline));
   if (governance) lines.push(...governanceSection(governance));
   if (evolution) lines.push(...evolutionSection(evolution));
+  if (r.stages.promotion || r.stages.final) lines.push(...skillsSection(r));
   const problems = [...(baseline?.problems ?? []).map((p) => `baseline: ${p}`), ...(governance?.problems ?? []).map((p) => `governance: ${p}`)];
   if (wire && !wire.ok) problems.unshift('wire: the Node and Python servers did not both answer every request with agreeing chunks (see the figures above)');
   if (problems.length) lines.push('## Problems', '', ...problems.map((p) => `- ${p}`), '');
@@ -77,10 +91,26 @@ function evolutionSection(e: EvolutionStageResult): string[] {
   ];
 }
 
-/** Writes report.json and report.md under `r.out`, each atomically: a reader never sees half a file. */
-export function saveReport(r: RunReport): { json: string; markdown: string } {
-  const files = { json: join(r.out, 'report.json'), markdown: join(r.out, 'report.md') };
+function skillsSection(r: RunReport): string[] {
+  const p = r.stages.promotion;
+  const f = r.stages.final;
+  const lines = ['## Skills', ''];
+  if (p?.skill) {
+    const how = p.auto_approved ? 'approved by `auto` (--auto-approve)' : p.awaiting_approval ? '**pending**, waiting for an approver' : p.skill.state;
+    lines.push(`- The campaign's bundle is skill \`${p.skill.id}\` (${p.skill.name}) in \`${p.db}\`: ${how}.`);
+  } else if (p) lines.push('- The campaign promoted nothing: no skill was added.');
+  if (r.awaiting) lines.push(`- Approve or reject it in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`);
+  if (f && !f.governance) lines.push('- No skill is active: the final system is the policy with the default critic.');
+  if (f?.governance) lines.push(`- Final system (default critic + ${f.active_skills.length} active skill(s)): mean synergy ${(100 * f.governance.mean_synergy).toFixed(1)} points.`);
+  for (const [task, t] of Object.entries(f?.transfer ?? {})) lines.push(`- Transfer to ${task} (no campaign ran on it): policy + critic ${pct(t.before)} → ${pct(t.after)} with ${t.skills.join(', ')}.`);
+  return [...lines, ''];
+}
+
+/** Writes report.json, report.md and report.html under `r.out`, each atomically: a reader never sees half a file. */
+export function saveReport(r: RunReport): { json: string; markdown: string; html: string } {
+  const files = { json: join(r.out, 'report.json'), markdown: join(r.out, 'report.md'), html: join(r.out, 'report.html') };
   writeJsonAtomic(files.json, r);
   writeFileAtomic(files.markdown, renderMarkdown(r));
+  writeFileAtomic(files.html, renderRunHtml(r, headline(r, files.html)));
   return files;
 }

@@ -1,7 +1,7 @@
 // The `zetta` command as a user runs it: the built bin in a child process (npm test builds first).
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runZetta } from '../support/zetta-process.js';
 import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
@@ -102,13 +102,19 @@ describe('zetta CLI', () => {
 
   it('zetta run --json runs the pipeline and writes its report', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'zetta-run-')), 'run');
-    const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--json'], 900_000);
+    const db = join(dirname(out), 'skills.db');
+    const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--skills-db', db, '--auto-approve', '--json'], 900_000);
     expect(r.code).toBe(0);
     type Arms = { arms: Record<'policy' | 'critic' | 'both', { macroSuccess: number }>; controls: Record<string, unknown>; macro: { synergy: { value: number } } };
-    const report = lastJsonLine(r.stdout) as {
+    const line = lastJsonLine(r.stdout) as Record<string, unknown>;
+    for (const key of ['baseline_macro', 'critic_alone_macro', 'critic_macro', 'final_macro', 'synergy', 'policy_action_share']) expect(typeof line[key]).toBe('number');
+    expect(line.transfer).toBeTypeOf('object');
+    expect(line.report).toBe(join(out, 'report.html'));
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
       ok: boolean;
-      stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> }; governance: { conditions: Record<string, Arms>; mean_synergy: number } };
+      stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> }; governance: { conditions: Record<string, Arms>; mean_synergy: number }; promotion: unknown; final: unknown };
     };
+    expect(line.ok).toBe(report.ok);
     expect(report.ok).toBe(true);
     expect(report.stages.wire.node.requests).toBe(10);
     expect(Object.keys(report.stages.expert.tasks).length).toBeGreaterThanOrEqual(10);
@@ -120,7 +126,10 @@ describe('zetta CLI', () => {
       expect(Number.isFinite(arms.macro.synergy.value)).toBe(true);
     }
     expect(Number.isFinite(governance.mean_synergy)).toBe(true);
-    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual(report);
+    // the last stages ran too: the promotion (a quick campaign rarely promotes) and the final system
+    expect(report.stages.promotion).toBeDefined();
+    expect(report.stages.final).toBeDefined();
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('| **macro** |');
     expect(md).toContain('## Governance: policy alone, critic alone, both');

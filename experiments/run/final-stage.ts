@@ -1,0 +1,87 @@
+// Stage of the run experiment (`zetta run`): the final system. The governance arms run again at the
+// same seeds with every active skill of the store composed onto the default critic where its guard
+// holds, and zero-shot transfer is read off the pair: on each task that a skill loaded for but no
+// campaign ran on, the both arm before (default critic) and after (with the skills), per seed.
+import { mcnemarOneSided } from '../../evolution/gates/mcnemar.js';
+import { SkillStore } from '../../skills/index.js';
+import { runGovernanceStage, type GovernanceOptions, type GovernanceStageResult } from './governance-stage.js';
+
+export interface TransferCondition {
+  before: number;
+  after: number;
+  /** Paired seeds: b = only with the skills succeeded, c = only without. */
+  b: number;
+  c: number;
+  /** One-sided exact McNemar over the paired seeds. */
+  p_value: number;
+}
+
+export interface TaskTransfer {
+  /** Mean over the perturbations of the both arm's success, without and with the skills. */
+  before: number;
+  after: number;
+  /** The skills that loaded for the task. */
+  skills: string[];
+  conditions: Record<string, TransferCondition>;
+}
+
+export interface FinalStageResult {
+  /** The store's active skills when the stage ran. */
+  active_skills: string[];
+  /** The arms with the skills; null when no skill is active (the final system is the default critic). */
+  governance: GovernanceStageResult | null;
+  /** Tasks no campaign ran on that a skill loaded for. */
+  transfer: Record<string, TaskTransfer>;
+  problems: string[];
+  ok: boolean;
+}
+
+export async function runFinalStage(before: GovernanceStageResult, db: string, o: Omit<GovernanceOptions, 'skillsDb'>): Promise<FinalStageResult> {
+  const active = SkillStore.using(db, (s) => s.list().filter((r) => r.state === 'active'));
+  if (active.length === 0) return { active_skills: [], governance: null, transfer: {}, problems: [], ok: true };
+  const after = await runGovernanceStage({ ...o, skillsDb: db });
+  const sources = new Set(active.map((r) => r.content.guard.tags.source_task));
+  return {
+    active_skills: active.map((r) => r.id),
+    governance: after,
+    transfer: transferOf(before, after, sources),
+    problems: after.problems,
+    ok: after.ok,
+  };
+}
+
+function transferOf(before: GovernanceStageResult, after: GovernanceStageResult, sources: ReadonlySet<string>): Record<string, TaskTransfer> {
+  const out: Record<string, TaskTransfer> = {};
+  for (const [task, t] of Object.entries(after.skills?.tasks ?? {})) {
+    const skills = t.decisions.filter((d) => d.loaded).map((d) => d.id);
+    if (skills.length === 0 || sources.has(task)) continue;
+    const conditions: Record<string, TransferCondition> = {};
+    for (const condition of Object.keys(after.conditions)) {
+      const was = before.both_by_seed[condition]?.[task] ?? [];
+      const now = after.both_by_seed[condition]?.[task] ?? [];
+      const { b, c } = discordant(was, now);
+      conditions[condition] = {
+        before: before.conditions[condition]?.perTask[task]?.both.value ?? Number.NaN,
+        after: after.conditions[condition]!.perTask[task]!.both.value,
+        b,
+        c,
+        p_value: mcnemarOneSided(b, c),
+      };
+    }
+    const all = Object.values(conditions);
+    const mean = (pick: (x: TransferCondition) => number) => all.reduce((s, x) => s + pick(x), 0) / all.length;
+    out[task] = { before: mean((x) => x.before), after: mean((x) => x.after), skills, conditions };
+  }
+  return out;
+}
+
+function discordant(was: readonly (boolean | null)[], now: readonly (boolean | null)[]): { b: number; c: number } {
+  let b = 0;
+  let c = 0;
+  for (let i = 0; i < Math.min(was.length, now.length); i++) {
+    if (was[i] === null || now[i] === null) continue;
+    if (now[i] && !was[i]) b++;
+    if (!now[i] && was[i]) c++;
+  }
+  return { b, c };
+}

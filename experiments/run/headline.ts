@@ -1,0 +1,54 @@
+// The figures a run is judged by, in one flat object (the last line of `zetta run --json`): every
+// macro is a mean over the perturbed conditions of the mean over tasks, at the same seeds.
+import type { Attribution } from '../../zinfra/runtime/attribution.js';
+import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import type { RunReport } from './report.js';
+
+export interface RunHeadline {
+  /** The frozen policy alone on the perturbed suite. */
+  baseline_macro: number;
+  /** The default critic alone (the best trivial policy per task under it). */
+  critic_alone_macro: number;
+  /** The policy with the default critic. */
+  critic_macro: number;
+  /** The final system: the policy with the default critic and the active skills. */
+  final_macro: number;
+  /** Of the final system: both − max(policy alone, critic alone), as a fraction like the macros (0.25 = 25 points). */
+  synergy: number;
+  /** Tasks no campaign ran on that a skill loaded for: the both arm before and after the skills. */
+  transfer: Record<string, { before: number; after: number }>;
+  /** The policy's unmodified actions over the executed steps of the final system's successes. */
+  policy_action_share: number;
+  /** The run's report.html. */
+  report: string;
+}
+
+export function headline(r: RunReport, reportPath: string): RunHeadline | undefined {
+  const governed = r.stages.governance;
+  if (!governed) return undefined;
+  const finalArms = r.stages.final?.governance ?? governed;
+  const before = Object.values(governed.conditions);
+  const after = Object.values(finalArms.conditions);
+  const transfer = Object.fromEntries(Object.entries(r.stages.final?.transfer ?? {}).map(([t, x]) => [t, { before: x.before, after: x.after }]));
+  return {
+    baseline_macro: meanOf(before, (a) => a.macro.policy.value),
+    critic_alone_macro: meanOf(before, (a) => a.macro.critic.value),
+    critic_macro: meanOf(before, (a) => a.macro.both.value),
+    final_macro: meanOf(after, (a) => a.macro.both.value),
+    synergy: meanOf(after, (a) => a.macro.synergy.value),
+    transfer,
+    policy_action_share: shareInSuccesses(after.map((a) => a.arms.both.attribution)),
+    report: reportPath,
+  };
+}
+
+function meanOf(arms: readonly GovernanceArms[], pick: (a: GovernanceArms) => number): number {
+  return arms.length ? arms.reduce((s, a) => s + pick(a), 0) / arms.length : Number.NaN;
+}
+
+/** Pooled over the conditions: every successful episode's steps count once. */
+function shareInSuccesses(attributions: readonly Attribution[]): number {
+  const steps = attributions.reduce((s, a) => s + a.successSteps, 0);
+  const policy = attributions.reduce((s, a) => s + a.successUnmodifiedPolicyActions, 0);
+  return steps > 0 ? policy / steps : Number.NaN;
+}

@@ -1,0 +1,62 @@
+// The figures `zetta run --json` ends with, and report.html: macros are means over the perturbed
+// conditions; the final system is the run with the skills when one ran, else the default critic;
+// the policy's share pools every successful step; the page carries its charts inline.
+import { describe, expect, it } from 'vitest';
+import { headline } from '../../experiments/run/headline.js';
+import { renderRunHtml } from '../../experiments/run/report-html.js';
+import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
+import type { RunReport } from '../../experiments/run/report.js';
+import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+
+const est = (value: number) => ({ value, low: Math.max(0, value - 0.1), high: Math.min(1, value + 0.1) });
+
+/** One condition's arms, with only what the headline and the page read. */
+function arms(policy: number, critic: number, both: number, successSteps: number, policySteps: number): GovernanceArms {
+  const task = { policy: est(policy), critic: { ...est(critic), control: 'null:open' }, both: est(both), synergy: est(both - Math.max(policy, critic)), controls: {} };
+  return {
+    tasks: ['spatial/a'], seeds: [1000], perturbation: 'p', policy: 'embedded', critic: 'default', criticHash: 'h', controls: {}, bootstrap: { resamples: 1, seed: 1, confidence: 0.95 },
+    perTask: { 'spatial/a': task },
+    macro: { policy: est(policy), critic: est(critic), both: est(both), synergy: est(both - Math.max(policy, critic)) },
+    arms: { both: { attribution: { successSteps, successUnmodifiedPolicyActions: policySteps } } },
+  } as unknown as GovernanceArms;
+}
+
+function stage(conditions: Record<string, GovernanceArms>): GovernanceStageResult {
+  return { policy: 'embedded', critic: 'default', episodes_per_task: 1, conditions, mean_synergy: 0, infra_failures: 0, infra_retries: 0, interventions: { x: { hand_blocked: 3 } }, both_by_seed: {}, problems: [], ok: true };
+}
+
+describe('the headline of a run', () => {
+  const governance = stage({ shift: arms(0.2, 0.0, 0.5, 100, 80), noise: arms(0.4, 0.1, 0.6, 50, 20) });
+  const base: RunReport = { started: 's', out: '/tmp/run', stages: { governance } };
+
+  it('without skills, the final system is the default critic', () => {
+    const h = headline(base, '/tmp/run/report.html')!;
+    expect(h.baseline_macro).toBeCloseTo(0.3);
+    expect(h.critic_alone_macro).toBeCloseTo(0.05);
+    expect(h.critic_macro).toBeCloseTo(0.55);
+    expect(h.final_macro).toBeCloseTo(0.55);
+    expect(h.synergy).toBeCloseTo(0.25);
+    expect(h.policy_action_share).toBeCloseTo(100 / 150);
+    expect(h.transfer).toEqual({});
+  });
+
+  it('with skills, final and synergy come from the run with them, transfer from the final stage', () => {
+    const after = stage({ shift: arms(0.2, 0.0, 0.9, 10, 10), noise: arms(0.4, 0.1, 0.7, 10, 0) });
+    const transfer = { 'spatial/b': { before: 0.25, after: 0.5, skills: ['s1'], conditions: {} } };
+    const r: RunReport = { ...base, stages: { governance, final: { active_skills: ['s1'], governance: after, transfer, problems: [], ok: true } } };
+    const h = headline(r, 'x')!;
+    expect(h.critic_macro).toBeCloseTo(0.55);
+    expect(h.final_macro).toBeCloseTo(0.8);
+    expect(h.synergy).toBeCloseTo((0.7 + 0.3) / 2);
+    expect(h.policy_action_share).toBeCloseTo(0.5);
+    expect(h.transfer).toEqual({ 'spatial/b': { before: 0.25, after: 0.5 } });
+  });
+
+  it('draws a self-contained page: charts inline, no script, nothing fetched', () => {
+    const html = renderRunHtml(base, headline(base, 'x'));
+    expect(html).toContain('<svg');
+    expect(html).toContain('shift: success per task (95% intervals)');
+    expect(html).toContain('hand_blocked');
+    expect(html).not.toMatch(/<script|<link|src="http/);
+  });
+});
