@@ -15,7 +15,8 @@ import { runFinalStage } from './final-stage.js';
 import { runPromotionStage } from './promotion-stage.js';
 import { runGovernanceStage } from './governance-stage.js';
 import type { RunObserver, StageName } from './observer.js';
-import { saveReport, type RunReport } from './report.js';
+import { saveReport } from './report.js';
+import type { RunReport } from './run-report.js';
 import type { RunSettings } from './settings.js';
 import { runWireStage } from './wire-stage.js';
 

@@ -2,7 +2,7 @@
 // macro is a mean over the perturbed conditions of the mean over tasks, at the same seeds.
 import type { Attribution } from '../../zinfra/runtime/attribution.js';
 import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
-import type { RunReport } from './report.js';
+import type { RunReport } from './run-report.js';
 
 export interface RunHeadline {
   /** The frozen policy alone on the perturbed suite. */

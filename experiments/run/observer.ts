@@ -1,6 +1,6 @@
 // What a run tells whoever watches it, stage by stage. The experiment never writes to a terminal;
 // `zetta run` turns these calls into progress bars and stage lines (cli/run/terminal.ts).
-import type { RunReport } from './report.js';
+import type { RunReport } from './run-report.js';
 
 export type StageName = keyof RunReport['stages'];
 

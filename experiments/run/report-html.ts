@@ -5,7 +5,7 @@ import { barChart, escapeXml as esc, type BarGroup } from '../../evolution/repor
 import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import type { RunHeadline } from './headline.js';
-import type { RunReport } from './report.js';
+import type { RunReport } from './run-report.js';
 
 const pct = (v: number) => (Number.isFinite(v) ? `${Math.round(v * 100)}%` : '—');
 const points = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${(100 * v).toFixed(1)}` : '—');

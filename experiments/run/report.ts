@@ -1,41 +1,17 @@
-// The report of a run (`zetta run`): the JSON every stage writes into, a Markdown rendering for
-// people, and writing both.
+// The report of a run (`zetta run`) for people: its Markdown and HTML renderings, and writing
+// report.json, report.md and report.html.
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import type { BaselineStageResult } from './baseline-stage.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
-import type { FinalStageResult } from './final-stage.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import { governanceSection } from './governance-text.js';
 import { headline } from './headline.js';
-import type { PromotionStageResult } from './promotion-stage.js';
 import { renderRunHtml } from './report-html.js';
-import type { RunSettings } from './settings.js';
-import type { WireStageResult } from './wire-stage.js';
+import type { RunReport } from './run-report.js';
 
-export interface RunReport {
-  started: string;
-  finished?: string;
-  out: string;
-  /** What the run was asked to do: `zetta run --resume` runs the rest with the same. */
-  settings?: RunSettings & { autoApprove: boolean };
-  stages: {
-    wire?: WireStageResult;
-    expert?: ExpertStageResult;
-    baseline?: BaselineStageResult;
-    governance?: GovernanceStageResult;
-    evolution?: EvolutionStageResult | undefined;
-    promotion?: PromotionStageResult;
-    final?: FinalStageResult;
-  };
-  /** Wall time of each finished stage, in seconds. */
-  timings?: Record<string, number>;
-  /** Set while the run waits for an approver: what to run to approve, and to go on. */
-  awaiting?: { skill: string; console: string; resume: string };
-  skipped?: string[];
-  ok?: boolean;
-}
+export type { RunReport } from './run-report.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 
