@@ -27,6 +27,8 @@ export interface ActionPipelineOptions {
   readonly deadlineMs: number;
   /** lockstep: the world waits for the policy (simulation); realtime: it does not (a robot). */
   readonly mode: 'lockstep' | 'realtime';
+  /** The clock deadlines and waits are measured on (ms); a node in simulated time passes its own. */
+  readonly now?: () => number;
 }
 
 /** Asks the policy for a chunk for this observation; the observation may be reused after it returns. */
@@ -66,6 +68,7 @@ export class ActionPipeline {
   private inFlight: InFlight | undefined;
   private lastError: Error | undefined;
   private readonly blendOld: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly request: ChunkRequester,
@@ -76,6 +79,7 @@ export class ActionPipeline {
     this.queue = new Float32Array(2 * maxHorizon * options.actionDim);
     this.hold = new Float32Array(options.actionDim);
     this.blendOld = options.blendOld ?? 0.3;
+    this.now = options.now ?? (() => performance.now());
   }
 
   get queued(): number {
@@ -118,7 +122,7 @@ export class ActionPipeline {
     const entry: InFlight = {
       generation: this.generation,
       step,
-      sentAt: performance.now(),
+      sentAt: this.now(),
       result: undefined,
       settled: this.request(obs, step).then(
         (chunk) => {
@@ -135,15 +139,15 @@ export class ActionPipeline {
   private async waitForChunk(step: number): Promise<void> {
     const pending = this.inFlight;
     if (!pending) return;
-    const t0 = performance.now();
+    const t0 = this.now();
     await pending.settled;
-    this.stats.waitMs += performance.now() - t0;
+    this.stats.waitMs += this.now() - t0;
     this.absorbArrived(step);
   }
 
   private holdOrRetry(obs: Observation, step: number): { action: Float32Array; source: 'hold' } {
     const pending = this.inFlight;
-    if (pending && performance.now() - pending.sentAt > this.options.deadlineMs) {
+    if (pending && this.now() - pending.sentAt > this.options.deadlineMs) {
       this.stats.lateChunks++;
       this.send(obs, step); // abandon it: its answer, if it ever comes, is for a world long gone
     }
