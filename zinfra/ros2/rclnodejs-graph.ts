@@ -1,0 +1,135 @@
+// The RosGraph on a real ROS 2 graph, through rclnodejs (an optionalDependency: it needs a sourced
+// ROS 2 — Humble, Jazzy or Kilted — to build and load). It is loaded by dynamic import with a
+// computed specifier, so without it every other command still loads, and `zetta ros2` says in one
+// line what is missing. Only the calls of rclnodejs the node needs are typed here.
+import { resolveName, type GoalSender, type ParameterCheck, type Publisher, type QosProfile, type RosGraph, type Subscription } from './graph.js';
+import type { TriggerResponse } from './messages.js';
+
+interface RclPublisher {
+  publish(message: unknown): void;
+}
+interface RclNode {
+  createSubscription(type: string, topic: string, options: { qos: unknown }, callback: (m: unknown) => void): unknown;
+  destroySubscription(subscription: unknown): void;
+  createPublisher(type: string, topic: string, options: { qos: unknown }): RclPublisher;
+  createService(type: string, name: string, options: object, callback: (request: unknown, response: { template: TriggerResponse; send(r: TriggerResponse): void }) => void): unknown;
+  declareParameter(parameter: unknown): unknown;
+  addOnSetParametersCallback(callback: (parameters: { name: string; value: unknown }[]) => { successful: boolean; reason: string }): void;
+  spin(): void;
+  destroy(): void;
+}
+interface Rclnodejs {
+  init(): Promise<void>;
+  shutdown(): void;
+  Node: new (name: string) => RclNode;
+  ActionClient: new (node: RclNode, type: string, name: string) => { sendGoal(goal: unknown): Promise<unknown> };
+  Parameter: new (name: string, type: number, value: unknown) => unknown;
+  ParameterType: { PARAMETER_DOUBLE: number };
+  QoS: { profileSensorData: unknown; profileServicesDefault: unknown; profileDefault: unknown };
+}
+
+/** What `zetta ros2` prints when rclnodejs cannot be loaded: what is missing and how to get it. */
+export class Ros2Unavailable extends Error {
+  override readonly name = 'Ros2Unavailable';
+}
+
+/** How to get a working rclnodejs, for the one line `zetta ros2` prints when it is missing. */
+export function rclnodejsHowTo(distro = process.env.ROS_DISTRO): string {
+  const setup = distro ? `/opt/ros/${distro}/setup.bash` : '/opt/ros/humble/setup.bash (or jazzy)';
+  return `source ${setup}, then run \`npm install rclnodejs\` and \`npx generate-ros-messages\` in the zetta package (zinfra/ros2/README.md)`;
+}
+
+/** Loads rclnodejs, or throws Ros2Unavailable with one line saying exactly what is missing. */
+export async function loadRclnodejs(): Promise<Rclnodejs> {
+  if (!process.env.ROS_DISTRO) throw new Ros2Unavailable(`ROS 2 is not sourced (ROS_DISTRO is unset) and rclnodejs needs it: ${rclnodejsHowTo()}`);
+  const specifier = 'rclnodejs'; // computed, so bundlers and the dependency check do not resolve it
+  try {
+    const mod = (await import(specifier)) as { default?: Rclnodejs } & Rclnodejs;
+    return mod.default ?? mod;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ERR_MODULE_NOT_FOUND' ? 'rclnodejs is not installed' : `rclnodejs does not load (${(err as Error).message.split('\n')[0]})`;
+    throw new Ros2Unavailable(`${why}: ${rclnodejsHowTo()}`, { cause: err });
+  }
+}
+
+/** `pkg/Type` → `pkg/<kind>/Type`, the form rclnodejs takes. */
+function interfaceName(type: string, kind: 'msg' | 'srv' | 'action'): string {
+  const [pkg, name] = type.split('/');
+  return type.split('/').length === 3 ? type : `${pkg}/${kind}/${name}`;
+}
+
+/** rclnodejs has one context per process: initialized by the first graph, shut down by the last. */
+let contextUsers = 0;
+let contextReady: Promise<void> | undefined;
+
+export class RclnodejsGraph implements RosGraph {
+  private readonly checks = new Map<string, ParameterCheck>();
+
+  private constructor(
+    private readonly rcl: Rclnodejs,
+    private readonly node: RclNode,
+    readonly nodeName: string,
+  ) {
+    node.addOnSetParametersCallback((parameters) => {
+      for (const p of parameters) {
+        const refused = this.checks.get(p.name)?.(Number(p.value));
+        if (refused) return { successful: false, reason: refused };
+      }
+      return { successful: true, reason: '' };
+    });
+  }
+
+  static async open(nodeName: string): Promise<RclnodejsGraph> {
+    const rcl = await loadRclnodejs();
+    contextReady ??= rcl.init();
+    contextUsers++;
+    await contextReady;
+    const node = new rcl.Node(nodeName);
+    const graph = new RclnodejsGraph(rcl, node, nodeName);
+    node.spin();
+    return graph;
+  }
+
+  subscribe<T>(type: string, topic: string, qos: QosProfile, onMessage: (message: T) => void): Subscription {
+    const sub = this.node.createSubscription(interfaceName(type, 'msg'), resolveName(this.nodeName, topic), { qos: this.qos(qos) }, (m) => onMessage(m as T));
+    return { close: () => this.node.destroySubscription(sub) };
+  }
+
+  advertise<T>(type: string, topic: string, qos: QosProfile): Publisher<T> {
+    return this.node.createPublisher(interfaceName(type, 'msg'), resolveName(this.nodeName, topic), { qos: this.qos(qos) });
+  }
+
+  serveTrigger(name: string, handler: () => TriggerResponse): void {
+    this.node.createService(interfaceName('std_srvs/Trigger', 'srv'), resolveName(this.nodeName, name), {}, (_request, response) => {
+      const result = response.template;
+      const r = handler();
+      result.success = r.success;
+      result.message = r.message;
+      response.send(result);
+    });
+  }
+
+  actionClient<G>(type: string, name: string): GoalSender<G> {
+    const client = new this.rcl.ActionClient(this.node, interfaceName(type, 'action'), resolveName(this.nodeName, name));
+    // A goal the server refuses or never answers must not stop the control loop: log and go on.
+    return { sendGoal: (goal) => void client.sendGoal(goal).catch((err: unknown) => process.stderr.write(`zetta ros2: gripper goal failed: ${(err as Error).message}\n`)) };
+  }
+
+  declareParameter(name: string, value: number, onSet: ParameterCheck): void {
+    this.checks.set(name, onSet);
+    this.node.declareParameter(new this.rcl.Parameter(name, this.rcl.ParameterType.PARAMETER_DOUBLE, value));
+  }
+
+  async close(): Promise<void> {
+    this.node.destroy();
+    if (--contextUsers === 0) {
+      contextReady = undefined;
+      this.rcl.shutdown();
+    }
+  }
+
+  private qos(profile: QosProfile): unknown {
+    return profile === 'sensor-data' ? this.rcl.QoS.profileSensorData : this.rcl.QoS.profileDefault;
+  }
+}
