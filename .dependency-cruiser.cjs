@@ -3,6 +3,8 @@
 //   cli → experiments → bench → skills → evolution → zinfra/runtime, zinfra/recording → critic
 //   → zinfra/policy (adapters in zinfra/policy/<adapter>/) → sim (worlds) → models → zinfra/protocol
 // and the zinfra/*.ts utility files, which anything may use.
+// zinfra/ros2 (the ROS 2 node) stands beside the runtime: only cli/ imports it, and it sees of the
+// worlds only what a robot has (observed features, the task catalog).
 // Type-only imports count: they are dependencies of the design even though tsc erases them.
 // Paths are relative to the folder depcruise runs in (the repository root).
 
@@ -107,6 +109,34 @@ module.exports = {
       to: { path: POLICY_ADAPTER },
     },
     {
+      name: 'ros2-not-upward',
+      comment: 'zinfra/ros2/ (the ROS 2 node, at the runtime\'s level) does not import evolution/, skills/, experiments/, bench/ or models/.',
+      severity: 'error',
+      from: { path: '^zinfra/ros2/' },
+      to: { path: '^(evolution|skills|experiments|bench|models)/' },
+    },
+    {
+      name: 'ros2-only-observed-world-parts',
+      comment: 'zinfra/ros2/ imports of sim/ only the contracts, the quaternion helpers, the task catalog and the tabletop\'s observed features and feature schema: a robot has no simulator, so nothing privileged or physical is reachable.',
+      severity: 'error',
+      from: { path: '^zinfra/ros2/' },
+      to: { path: '^sim/', pathNot: [WORLD_CONTRACTS, '^sim/math/quat\\.ts$', '^sim/tasks/', '^sim/tabletop/(observed-features|feature-schema)\\.ts$'] },
+    },
+    {
+      name: 'ros2-not-to-policy-adapter',
+      comment: 'zinfra/ros2/ reaches policies only through zinfra/policy/open-policy.ts and the port, never an adapter folder.',
+      severity: 'error',
+      from: { path: '^zinfra/ros2/' },
+      to: { path: POLICY_ADAPTER },
+    },
+    {
+      name: 'nothing-below-imports-ros2',
+      comment: 'Only cli/ (and zinfra/ros2/ itself) imports zinfra/ros2/: the runtime, the critic, policies and worlds do not know a robot is on ROS 2.',
+      severity: 'error',
+      from: { pathNot: ['^cli/', '^zinfra/ros2/'] },
+      to: { path: '^zinfra/ros2/' },
+    },
+    {
       name: 'evolution-not-upward',
       comment: 'evolution/ does not import skills/, experiments/, bench/ or models/.',
       severity: 'error',
@@ -119,6 +149,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^evolution/' },
       to: { path: '^sim/', pathNot: WORLD_CONTRACTS },
+    },
+    {
+      name: 'queue-not-upward',
+      comment: 'zinfra/queue/ (the Redis job queue: coordinator side and worker) sits just above the runtime: it does not import evolution/, skills/, experiments/, bench/ or models/.',
+      severity: 'error',
+      from: { path: '^zinfra/queue/' },
+      to: { path: '^(evolution|skills|experiments|bench|models)/' },
+    },
+    {
+      name: 'queue-not-to-adapters',
+      comment: 'zinfra/queue/ reaches worlds and policies as the runtime does: the sim/ contracts and zinfra/policy/open-policy.ts, never a world or a policy adapter folder.',
+      severity: 'error',
+      from: { path: '^zinfra/queue/' },
+      to: { path: ['^sim/', POLICY_ADAPTER], pathNot: WORLD_CONTRACTS },
+    },
+    {
+      name: 'only-the-top-imports-queue',
+      comment: 'Only cli/, experiments/ and bench/ (and zinfra/queue/ itself) import zinfra/queue/: the layers below take an EpisodeExecutor (zinfra/runtime/evaluation.ts) and do not know a queue exists.',
+      severity: 'error',
+      from: { pathNot: ['^(cli|experiments|bench)/', '^zinfra/queue/'] },
+      to: { path: '^zinfra/queue/' },
     },
     {
       name: 'skills-not-upward',
