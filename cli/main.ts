@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'serve a policy (ONNX) over ZeroMQ',
     load: async () => (await import('./commands/serve-policy.js')).servePolicyCommand,
   },
+  ros2: {
+    summary: 'run Zetta as a ROS 2 node between a policy server and a robot',
+    load: async () => (await import('./commands/ros2.js')).ros2Command,
+  },
   bench: {
     summary: 'benchmarks of the hot paths (medians, p99, ratio to a baseline)',
     load: async () => (await import('./commands/bench.js')).benchCommand,
