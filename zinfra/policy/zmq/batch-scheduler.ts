@@ -4,7 +4,9 @@
 // - Requests are bucketed by a compatibility key (policy id, model version, observation schema);
 //   a batch never mixes buckets, so it never mixes model versions (the version fence).
 // - A bucket is dispatched when it holds maxBatch requests, or maxWaitMs after its oldest arrived,
-//   or at once when the backend is idle and maxWaitMs is 0.
+//   or at once when the backend is idle and maxWaitMs is 0 — unless clients that the last batch
+//   answered are expected back within a fraction of the backend's call time: then it waits for them
+//   (batch-fill.ts), so a slow backend's batches do not split into alternating halves.
 // - Within a bucket: higher priority first, then earliest deadline first.
 // - Memory is bounded: a full queue or a session over its in-flight cap gets Overloaded at once.
 // - swapPolicy() installs a new model version: queued requests of the old version still run on the
@@ -12,6 +14,7 @@
 import type { Observation } from '../../protocol/ndarray.js';
 import { DeadlineExceeded, Overloaded } from '../errors.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../policy.js';
+import { BatchFill, DEFAULT_BATCH_FILL, type BatchFillOptions } from './batch-fill.js';
 
 export interface SchedulerOptions {
   readonly maxBatch?: number;
@@ -23,6 +26,8 @@ export interface SchedulerOptions {
   readonly maxInFlightPerSession?: number;
   /** Batches the backend runs at once. */
   readonly maxConcurrentBatches?: number;
+  /** Waiting for expected clients before a batch leaves (batch-fill.ts); false: never. */
+  readonly fill?: BatchFillOptions | false;
 }
 
 export interface SubmitOptions {
@@ -53,6 +58,10 @@ interface Backend {
   readonly policy: Policy;
   readonly meta: PolicyMetadata;
   running: number;
+  /** Requests in the batches running now. */
+  runningRequests: number;
+  /** When the last batch finished (a batch waiting to fill counts its wait from here). */
+  freeSince: number;
   retired: boolean;
 }
 
@@ -74,7 +83,8 @@ export interface SchedulerStats {
 
 export class InferenceBatchScheduler {
   readonly stats: SchedulerStats = { batches: 0, requests: 0, overloaded: 0, expired: 0, batchedRequests: 0 };
-  readonly options: Required<SchedulerOptions>;
+  readonly options: Required<Omit<SchedulerOptions, 'fill'>>;
+  private readonly fill: BatchFill | undefined;
   private readonly buckets = new Map<string, Bucket>();
   private readonly sessions = new Map<string, number>();
   private queued = 0;
@@ -88,7 +98,8 @@ export class InferenceBatchScheduler {
       maxInFlightPerSession: options.maxInFlightPerSession ?? 64,
       maxConcurrentBatches: options.maxConcurrentBatches ?? 1,
     };
-    this.current = { policy, meta, running: 0, retired: false };
+    this.fill = options.fill === false ? undefined : new BatchFill(options.fill ?? DEFAULT_BATCH_FILL);
+    this.current = newBackend(policy, meta);
   }
 
   static async create(policy: Policy, options: SchedulerOptions = {}): Promise<InferenceBatchScheduler> {
@@ -114,6 +125,7 @@ export class InferenceBatchScheduler {
     this.sessions.set(options.sessionId, inFlight + 1);
     this.queued++;
     const now = performance.now();
+    this.fill?.observeOutstanding(options.sessionId, inFlight + 1, now);
     return new Promise<ScheduledResult>((resolve, reject) => {
       insertOrdered(bucket.queue, {
         obs,
@@ -131,7 +143,7 @@ export class InferenceBatchScheduler {
   /** Installs a new model; requests already queued for the old one finish there first. */
   async swapPolicy(policy: Policy): Promise<PolicyMetadata> {
     const old = this.current;
-    this.current = { policy, meta: await policy.metadata(), running: 0, retired: false };
+    this.current = newBackend(policy, await policy.metadata());
     old.retired = true;
     this.closeIfDrained(old);
     return this.current.meta;
@@ -162,18 +174,29 @@ export class InferenceBatchScheduler {
     return bucket;
   }
 
+  /** Dispatches the bucket now if it should leave, else arms its timer for when it should. */
   private schedule(bucket: Bucket): void {
-    const backendFree = bucket.backend.running < this.options.maxConcurrentBatches;
-    if (backendFree && (bucket.queue.length >= this.options.maxBatch || this.options.maxWaitMs === 0)) {
-      void this.dispatch(bucket);
-      return;
-    }
-    if (!bucket.timer && this.options.maxWaitMs > 0) {
-      bucket.timer = setTimeout(() => {
-        bucket.timer = undefined;
-        if (bucket.backend.running < this.options.maxConcurrentBatches) void this.dispatch(bucket);
-      }, this.options.maxWaitMs);
-    }
+    const backend = bucket.backend;
+    const n = bucket.queue.length;
+    // a busy backend takes its next batch when it frees (afterBatch)
+    if (n === 0 || backend.running >= this.options.maxConcurrentBatches) return;
+    if (n >= this.options.maxBatch) return void this.dispatch(bucket);
+    const now = performance.now();
+    const leaveAt = this.leaveAt(bucket, now);
+    if (leaveAt <= now) return void this.dispatch(bucket);
+    clearTimeout(bucket.timer);
+    bucket.timer = setTimeout(() => {
+      bucket.timer = undefined;
+      this.schedule(bucket);
+    }, leaveAt - now);
+  }
+
+  /** When a partial batch leaves: maxWaitMs after its oldest request, later if clients are expected back. */
+  private leaveAt(bucket: Bucket, now: number): number {
+    const oldest = Math.min(...bucket.queue.map((p) => p.enqueuedAt));
+    const byMaxWait = oldest + this.options.maxWaitMs;
+    if (!this.fill || bucket.queue.length >= this.fill.target(this.options.maxBatch, bucket.backend.runningRequests, now)) return byMaxWait;
+    return Math.max(byMaxWait, Math.max(bucket.backend.freeSince, oldest) + this.fill.waitMs());
   }
 
   private async dispatch(bucket: Bucket): Promise<void> {
@@ -184,12 +207,17 @@ export class InferenceBatchScheduler {
     if (batch.length === 0) return;
     const backend = bucket.backend;
     backend.running++;
+    backend.runningRequests += batch.length;
     this.stats.batches++;
     this.stats.batchedRequests += batch.length;
+    const started = performance.now();
     try {
       await this.run(backend, batch);
     } finally {
       backend.running--;
+      backend.runningRequests -= batch.length;
+      backend.freeSince = performance.now();
+      this.fill?.observeCall(backend.freeSince - started);
       this.afterBatch(backend);
     }
   }
@@ -244,7 +272,7 @@ export class InferenceBatchScheduler {
     for (const b of this.buckets.values()) {
       if (b.backend === backend && b.queue.length > 0 && (!next || b.queue.length > next.queue.length)) next = b;
     }
-    if (next && (this.options.maxWaitMs === 0 || next.queue.length >= this.options.maxBatch || !next.timer)) void this.dispatch(next);
+    if (next) this.schedule(next);
     this.closeIfDrained(backend);
   }
 
@@ -253,6 +281,10 @@ export class InferenceBatchScheduler {
     for (const b of this.buckets.values()) if (b.backend === backend) return;
     void backend.policy.close();
   }
+}
+
+function newBackend(policy: Policy, meta: PolicyMetadata): Backend {
+  return { policy, meta, running: 0, runningRequests: 0, freeSince: performance.now(), retired: false };
 }
 
 /** Keys, dtypes and shapes: observations that can be stacked into one batch share it. */
