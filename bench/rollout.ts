@@ -4,12 +4,16 @@
 //   runtime    — the rollout runtime: worker threads with several simulators each, one batching server;
 // and the runtime once more with the real ONNX policy and no added latency.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DelayedPolicy } from './delayed-policy.js';
 import { OnnxPolicy } from '../zinfra/policy/onnx/onnx-policy.js';
 import { evaluate, type EvaluationPlan } from '../zinfra/runtime/evaluation.js';
 import { benchPolicyModel } from './demo-mlp.js';
+import { benchSim } from './sim.js';
+
+/** The largest batch the runtime's policy server forms (rollout.ts), and so the delayed policy's. */
+const MAX_BATCH = 32;
 
 export interface RolloutBenchOptions {
   readonly latencyMs: number;
@@ -37,6 +41,17 @@ export interface RolloutBenchResult {
   mean_batch_size: number;
   onnx_runtime_episodes_per_min: number;
   onnx_mean_batch_size: number;
+  /** Executed actions per second (episodes/min moves with episode length; this does not). */
+  sequential_actions_per_s: number;
+  runtime_actions_per_s: number;
+  /** runtime / sequential, in actions per second. */
+  actions_ratio: number;
+  /** What the delayed policy allows: max batch / latency. */
+  policy_limit_actions_per_s: number;
+  /** What the physics allows: `bench sim` actions/s on one core × the cores the workers can use. */
+  physics_limit_actions_per_s: number;
+  /** The runtime's actions/s over the lower of the two limits. */
+  fraction_of_limit: number;
 }
 
 export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
@@ -57,6 +72,11 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     const runtime = await evaluate(plan(options.runtimeEpisodes), { ...pool, hostPolicy: delayed, onEpisode: progressOf('runtime') });
     const onnx = await evaluate(plan(options.runtimeEpisodes), { ...pool, onEpisode: progressOf('runtime, onnx') });
     await delayed.close();
+    const sim = await benchSim({ actions: 1500, warmup: 200, onProgress: (d, t) => options.onProgress?.('physics limit', d, t) });
+    const actionsPerS = (r: { attribution: { executedSteps: number }; wallMs: number }) => r.attribution.executedSteps / (r.wallMs / 1000);
+    const policyLimit = MAX_BATCH / (options.latencyMs / 1000);
+    const physicsLimit = sim.actions_per_s * Math.min(options.workers, availableParallelism());
+    const runtimeActions = actionsPerS(runtime);
     return {
       policy: label,
       policy_latency_ms: options.latencyMs,
@@ -71,6 +91,12 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
       mean_batch_size: runtime.meanBatchSize ?? 1,
       onnx_runtime_episodes_per_min: onnx.episodesPerMinute,
       onnx_mean_batch_size: onnx.meanBatchSize ?? 1,
+      sequential_actions_per_s: actionsPerS(sequential),
+      runtime_actions_per_s: runtimeActions,
+      actions_ratio: runtimeActions / actionsPerS(sequential),
+      policy_limit_actions_per_s: policyLimit,
+      physics_limit_actions_per_s: physicsLimit,
+      fraction_of_limit: runtimeActions / Math.min(policyLimit, physicsLimit),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -23,7 +23,9 @@ const FLAGS = {
       ].join('\n'),
     })
     .default(1),
-  json: json.with({ help: 'last line: {"sequential_episodes_per_min", "runtime_episodes_per_min",\n"ratio", "mean_batch_size", "onnx_runtime_episodes_per_min", ...}' }),
+  json: json.with({
+    help: 'last line: {"sequential_episodes_per_min", "runtime_episodes_per_min", "ratio",\n"mean_batch_size", "runtime_actions_per_s", "actions_ratio", "policy_limit_actions_per_s",\n"physics_limit_actions_per_s", "fraction_of_limit", "onnx_runtime_episodes_per_min", ...}',
+  }),
 };
 
 const HELP = `usage: zetta bench rollout [--latency-ms MS] [--sequential-episodes N] [--runtime-episodes N]
@@ -33,7 +35,10 @@ Episodes per minute on the embedded goal suite with a policy server that takes a
 call for any batch up to 32 (a stand-in for a VLA on a GPU), in the same run:
   sequential   one simulator, one request at a time
   runtime      K worker threads × E simulators each, one batching policy server
-and the runtime once more with the real ONNX policy and no added latency.
+and the runtime once more with the real ONNX policy and no added latency. Beside episodes/min it
+reports actions/s (which does not move with episode length), the two limits measured in the same
+run — the policy's (max batch / latency) and the physics' (zetta bench sim actions/s on one core ×
+the cores the workers use) — and the runtime's fraction of the lower one.
 
 ${flagHelp(FLAGS)}`;
 
@@ -68,6 +73,7 @@ function format(r: RolloutBenchResult): string {
     `  sequential            ${r.sequential_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (${r.sequential_episodes} episodes)`,
     `  runtime ${r.workers}×${String(r.envs_per_worker).padEnd(12)} ${r.runtime_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (${r.runtime_episodes} episodes, mean batch ${r.mean_batch_size.toFixed(1)})`,
     `  runtime, real ONNX    ${r.onnx_runtime_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (mean batch ${r.onnx_mean_batch_size.toFixed(1)})`,
-    `runtime / sequential: ${r.ratio.toFixed(1)}×`,
+    `runtime / sequential: ${r.ratio.toFixed(1)}× in episodes/min, ${r.actions_ratio.toFixed(1)}× in actions/s (${r.sequential_actions_per_s.toFixed(1)} → ${r.runtime_actions_per_s.toFixed(1)})`,
+    `limits: policy ${r.policy_limit_actions_per_s.toFixed(0)} actions/s (32 per call), physics ${r.physics_limit_actions_per_s.toFixed(0)} actions/s; the runtime is at ${(100 * r.fraction_of_limit).toFixed(0)}% of the lower`,
   ].join('\n');
 }
