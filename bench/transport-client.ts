@@ -6,13 +6,15 @@ import { Dealer } from 'zeromq';
 import { PolicyClient } from '../zinfra/policy/zmq/client.js';
 import { OpenpiWebsocketPolicy } from '../zinfra/policy/openpi-ws/policy.js';
 import { encodeBenchRequest, liberoObservation } from './libero-observation.js';
+import { countSelf, type Counts } from './process-counters.js';
 
 export type ClientSpec =
   | { readonly kind: 'zmq'; readonly endpoint: string }
   | { readonly kind: 'raw_zmq'; readonly endpoint: string }
   | { readonly kind: 'ws'; readonly url: string };
-export type ToClient = { readonly round: number } | { readonly stop: true };
-export type FromClient = { readonly ready: true } | { readonly us: number } | { readonly error: string };
+/** A round to time; `mark` starts this process's counts (after the warm-up), `report` sends them. */
+export type ToClient = { readonly round: number } | { readonly mark: true } | { readonly report: true } | { readonly stop: true };
+export type FromClient = { readonly ready: true } | { readonly us: number } | { readonly counts: Counts } | { readonly error: string };
 
 async function connect(spec: ClientSpec): Promise<{ roundTrip(step: number): Promise<void>; close(): Promise<void> }> {
   const observations = [liberoObservation(1), liberoObservation(2)];
@@ -47,9 +49,19 @@ if (process.send) {
     send({ error: err.message });
     process.exit(1);
   });
+  let counting: ReturnType<typeof countSelf> | undefined;
   process.on('message', (m: ToClient) => {
     if ('stop' in m) {
       void client.close().then(() => process.disconnect());
+      return;
+    }
+    if ('mark' in m) {
+      counting = countSelf();
+      return;
+    }
+    if ('report' in m) {
+      if (counting) send({ counts: counting.stop() });
+      else send({ error: 'asked for counts before they were started' });
       return;
     }
     const start = process.hrtime.bigint();

@@ -14,6 +14,7 @@ import { startPythonPolicyServer } from '../zinfra/policy/python-shim/python-ser
 import { startNodePolicyServer, type NodeServerProcess } from './node-server-process.js';
 import { writeDemoMlp } from './demo-mlp.js';
 import { encodeBenchRequest, liberoObservation } from './libero-observation.js';
+import { countProcess, perRound, type Counts } from './process-counters.js';
 import { summarize, type Summary } from './stats.js';
 import type { ClientSpec, FromClient, ToClient } from './transport-client.js';
 
@@ -41,14 +42,25 @@ export interface TransportBenchResult {
   ws_p99_us: number;
   /** ws_p50 / zmq_p50, both over TCP loopback. */
   ratio_p50: number;
+  /** zmq_p50 / zmq_raw_p50: Zetta over the bare ZeroMQ echo of the same bytes (1 = the floor). */
+  zetta_over_floor_p50: number;
+  zetta_over_floor_p99: number;
   summaries_us: Record<string, Summary>;
+  /** Per round trip and transport: the client's and the server's page faults and context switches, the client's V8 bytes. */
+  counts_per_round: Record<string, { client: Counts | null; server: Counts | null }>;
   python_skipped?: string;
 }
 
 interface Transport {
   readonly name: string;
+  /** The server's process, whose counts /proc tells. */
+  readonly serverPid: number | undefined;
   /** One round trip; resolves to its duration in µs as the client measured it. */
   roundTrip(round: number): Promise<number>;
+  /** Starts the client's counts (after the warm-up). */
+  mark(): void;
+  /** The client's counts since mark(). */
+  counts(): Promise<Counts>;
   close(): Promise<void>;
 }
 
@@ -70,22 +82,22 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     servers.push(ipcServer);
     const wsServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'unused.sock')}`, '--openpi-ws', '127.0.0.1:0']);
     servers.push(wsServer);
-    transports.push(await clientProcess('zmq', { kind: 'zmq', endpoint: tcpServer.endpoint }));
-    transports.push(await clientProcess('zmq_ipc', { kind: 'zmq', endpoint: ipcServer.endpoint }));
-    transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${wsServer.openpiWsPort}` }));
+    transports.push(await clientProcess('zmq', { kind: 'zmq', endpoint: tcpServer.endpoint }, tcpServer.process.pid));
+    transports.push(await clientProcess('zmq_ipc', { kind: 'zmq', endpoint: ipcServer.endpoint }, ipcServer.process.pid));
+    transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${wsServer.openpiWsPort}` }, wsServer.process.pid));
     const echo = await startRawEcho();
-    transports.push(await clientProcess('zmq_raw', { kind: 'raw_zmq', endpoint: echo.endpoint }, echo.stop));
+    transports.push(await clientProcess('zmq_raw', { kind: 'raw_zmq', endpoint: echo.endpoint }, echo.pid, echo.stop));
     let pythonSkipped: string | undefined;
     if (options.python) {
       try {
         const shim = await startPythonPolicyServer({ policy: `npz-mlp:${npzPath}`, bind: `ipc://${join(dir, 'python.sock')}` });
-        transports.push(await clientProcess('python', { kind: 'zmq', endpoint: shim.endpoint }, () => shim.stop()));
+        transports.push(await clientProcess('python', { kind: 'zmq', endpoint: shim.endpoint }, shim.process.pid, () => shim.stop()));
       } catch (err) {
         pythonSkipped = (err as Error).message.split('\n')[0];
       }
     } else pythonSkipped = 'disabled with --no-python';
 
-    const samples = await measure(transports, options);
+    const { samples, counts } = await measure(transports, options);
     const us = (name: string) => summarize(samples.get(name) ?? []);
     const zmq = us('zmq');
     const ws = us('ws');
@@ -108,7 +120,10 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
       ws_p50_us: ws.p50,
       ws_p99_us: ws.p99,
       ratio_p50: ws.p50 / zmq.p50,
+      zetta_over_floor_p50: zmq.p50 / raw.p50,
+      zetta_over_floor_p99: zmq.p99 / raw.p99,
       summaries_us: summaries,
+      counts_per_round: counts,
       ...(pythonSkipped ? { python_skipped: pythonSkipped } : {}),
     };
   } finally {
@@ -118,11 +133,19 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
   }
 }
 
-/** Interleaved rounds: each round times one round trip per transport, in rotating order. */
-async function measure(transports: Transport[], options: TransportBenchOptions): Promise<Map<string, number[]>> {
+/**
+ * Interleaved rounds: each round times one round trip per transport, in rotating order. The counts
+ * start after the warm-up; each server's also cover the other transports' rounds, in which it is idle.
+ */
+async function measure(transports: Transport[], options: TransportBenchOptions) {
   const samples = new Map<string, number[]>(transports.map((t) => [t.name, []]));
   const total = options.warmup + options.iterations;
+  let servers: { name: string; count: ReturnType<typeof countProcess> }[] = [];
   for (let round = 0; round < total; round++) {
+    if (round === options.warmup) {
+      for (const t of transports) t.mark();
+      servers = transports.map((t) => ({ name: t.name, count: countProcess(t.serverPid) }));
+    }
     for (let k = 0; k < transports.length; k++) {
       const t = transports[(round + k) % transports.length]!;
       const us = await t.roundTrip(round);
@@ -130,11 +153,15 @@ async function measure(transports: Transport[], options: TransportBenchOptions):
     }
     options.onProgress?.(round + 1, total);
   }
-  return samples;
+  const counts: TransportBenchResult['counts_per_round'] = {};
+  for (const [i, t] of transports.entries()) {
+    counts[t.name] = { client: perRound(await t.counts(), options.iterations), server: perRound(servers[i]!.count.stop(), options.iterations) };
+  }
+  return { samples, counts };
 }
 
 /** A transport measured by a client in its own process (see transport-client.ts). */
-async function clientProcess(name: string, spec: ClientSpec, stop?: () => Promise<void>): Promise<Transport> {
+async function clientProcess(name: string, spec: ClientSpec, serverPid: number | undefined, stop?: () => Promise<void>): Promise<Transport> {
   const child = fork(fileURLToPath(CLIENT_URL), [JSON.stringify(spec)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const replies: Array<(m: FromClient) => void> = [];
   child.on('message', (m: FromClient) => replies.shift()?.(m));
@@ -143,6 +170,15 @@ async function clientProcess(name: string, spec: ClientSpec, stop?: () => Promis
   if ('error' in first) throw new Error(`${name} client: ${first.error}`);
   return {
     name,
+    serverPid,
+    mark: () => child.send({ mark: true } satisfies ToClient),
+    counts: async () => {
+      const reply = next();
+      child.send({ report: true } satisfies ToClient);
+      const m = await reply;
+      if (!('counts' in m)) throw new Error(`${name} client sent ${JSON.stringify(m)} instead of its counts`);
+      return m.counts;
+    },
     roundTrip: async (round) => {
       const reply = next();
       child.send({ round } satisfies ToClient);
@@ -161,11 +197,11 @@ async function clientProcess(name: string, spec: ClientSpec, stop?: () => Promis
 }
 
 /** The bare ZeroMQ echo server (raw-zmq-echo-server.ts) in its own process. */
-async function startRawEcho(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+async function startRawEcho(): Promise<{ endpoint: string; pid: number | undefined; stop(): Promise<void> }> {
   const child = fork(fileURLToPath(RAW_ECHO_URL), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const ready = await new Promise<{ endpoint: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { endpoint: string }));
     child.once('exit', (code) => reject(new Error(`the raw ZeroMQ echo server exited early (code ${code})`)));
   });
-  return { endpoint: ready.endpoint, stop: () => stopChild(child) };
+  return { endpoint: ready.endpoint, pid: child.pid, stop: () => stopChild(child) };
 }
