@@ -86,7 +86,15 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   const started = performance.now();
   const critic = options.critic;
   const toPolicy = options.toPolicyObservation;
-  const reset = await env.reset(spec);
+  let reset: Awaited<ReturnType<Env['reset']>>;
+  try {
+    reset = await env.reset(spec);
+  } catch (err) {
+    // A simulator that is gone at reset (a remote env server that died) ends the episode as the
+    // infrastructure's failure too; anything else is rethrown.
+    if (classifyFailure(err) !== 'infra') throw err;
+    return unstartedOutcome(spec, `${(err as Error).name}: ${(err as Error).message}`, performance.now() - started);
+  }
   const envSpec = env.spec();
   const timing = options.timing ?? { mode: 'lockstep' };
   const pipeline = new ActionPipeline(
@@ -207,6 +215,16 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     firings: critic ? Object.fromEntries(critic.firings) : {},
     programStarts: critic ? Object.fromEntries(critic.programStarts) : {},
     aborted,
+  };
+}
+
+/** An episode the infrastructure ended before its first step. */
+function unstartedOutcome(spec: EpisodeSpec, infraFailure: string, wallMs: number): EpisodeOutcome {
+  return {
+    task: spec.task, seed: spec.seed, success: false, steps: 0, milestones: [], infraFailure, physicsDivergence: false,
+    policyActions: 0, unmodifiedPolicyActions: 0, recoveryActions: 0, milestonesDuringRecovery: 0, wallMs,
+    holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: '', recordPath: null,
+    recoveries: 0, envelopeHits: 0, firings: {}, programStarts: {}, aborted: false,
   };
 }
 
