@@ -1,7 +1,9 @@
 // How a failed command is told to the user: bad input (a flag, a policy spec, a server that is not
-// there, a file that cannot be read, a bundle the world cannot feed) is one line and exit code 2; anything else is a fault of ours,
-// exit code 1. Stack traces only with --verbose.
+// there or answers what the wire does not allow, a file that cannot be read, a bundle the world
+// cannot feed) is one line and exit code 2; anything else is a fault of ours, exit code 1. Stack
+// traces only with --verbose.
 import { CriticLoadError } from '../critic/errors.js';
+import { isRemoteEnvFailure } from '../sim/remote/index.js';
 import { SkillInputError } from '../skills/errors.js';
 import { PolicySpecError, PolicyUnavailable } from '../zinfra/policy/errors.js';
 import { UsageError } from './command.js';
@@ -11,6 +13,7 @@ const INPUT_ERRNO = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', '
 
 export function isInputError(err: unknown): boolean {
   if (err instanceof UsageError || err instanceof PolicySpecError || err instanceof PolicyUnavailable || err instanceof CriticLoadError || err instanceof SkillInputError) return true;
+  if (isRemoteEnvFailure(err)) return true;
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && INPUT_ERRNO.has(code) && typeof (err as { path?: unknown }).path === 'string';
 }
