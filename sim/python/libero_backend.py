@@ -1,0 +1,128 @@
+"""The real LIBERO backend of libero_env_server.py: LIBERO's OffScreenRenderEnv, driven the way
+openpi's LIBERO client (examples/libero/main.py) drives it. Imported only with --backend libero, so
+the server itself needs nothing but numpy, pyzmq and msgpack.
+
+One env per task, kept while consecutive episodes run the same task (building one takes seconds).
+"""
+from __future__ import annotations
+
+import logging
+import pathlib
+from typing import Any
+
+import numpy as np
+
+from libero_protocol import (
+    DUMMY_ACTION, INIT_STATES, RENDER_SIZE, STANDARD_SUITES, WAIT_STEPS, quat2axisangle, spec_for, to_policy_image,
+)
+
+log = logging.getLogger("zetta_env.libero")
+
+
+class LiberoBackend:
+    def __init__(self, suites: list[str]) -> None:
+        from libero.libero import benchmark, get_libero_path  # LIBERO itself, only here
+        from libero.libero.envs import OffScreenRenderEnv
+
+        self._env_class = OffScreenRenderEnv
+        self._bddl_root = pathlib.Path(get_libero_path("bddl_files"))
+        available = benchmark.get_benchmark_dict()
+        # Standard suites first, then whatever else the installed package adds (LIBERO-Pro's).
+        names = suites or [s for s in STANDARD_SUITES if s in available] + sorted(s for s in available if s not in STANDARD_SUITES)
+        unknown = [s for s in names if s not in available]
+        if unknown:
+            raise SystemExit(f"unknown LIBERO suites {unknown}; installed: {sorted(available)}")
+        self._suites = {name: available[name]() for name in names}
+        self._env: Any = None
+        self._env_key: tuple[str, str] | None = None
+        self._start_z = 0.0
+        self.instruction = ""
+
+    def spec(self) -> dict[str, Any]:
+        suites = {name: [t.name for t in (s.get_task(i) for i in range(s.n_tasks))] for name, s in self._suites.items()}
+        instructions = {s.get_task(i).name: s.get_task(i).language for s in self._suites.values() for i in range(s.n_tasks)}
+        return spec_for(suites, instructions, "libero")
+
+    def reset(self, suite: str, task: str, seed: int, perturbation: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        bench = self._suites[suite]
+        index = [bench.get_task(i).name for i in range(bench.n_tasks)].index(task)
+        t = bench.get_task(index)
+        if self._env_key != (suite, task):
+            self._open(suite, task, t)
+        init_states = bench.get_task_init_states(index)
+        state_index = seed % min(INIT_STATES, len(init_states))
+        self._env.seed(seed)
+        self._env.reset()
+        obs = self._env.set_init_state(init_states[state_index])
+        for _ in range(WAIT_STEPS):  # let the objects settle, as the reference client does
+            obs, _, _, _ = self._env.step(DUMMY_ACTION)
+        self._start_z = self._object_pos()[2] if self._objects() else 0.0
+        self.instruction = t.language
+        digest = _digest(suite, task, state_index, init_states[state_index])
+        return self._policy_obs(obs), {"reset_digest": digest, "instruction": t.language, "init_state": state_index}
+
+    def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, dict[str, Any]]:
+        obs, reward, done, _ = self._env.step(action.astype(np.float64).tolist())
+        success = bool(done)  # LIBERO's done is _check_success(): every goal predicate holds
+        return self._policy_obs(obs), float(reward), success, {"success": success, "features": self._features(obs, success)}
+
+    def close(self) -> None:
+        if self._env is not None:
+            self._env.close()
+            self._env = None
+
+    def _open(self, suite: str, task: str, t: Any) -> None:
+        self.close()
+        bddl = self._bddl_root / t.problem_folder / t.bddl_file
+        log.info("building %s/%s from %s", suite, task, bddl)
+        self._env = self._env_class(bddl_file_name=str(bddl), camera_heights=RENDER_SIZE, camera_widths=RENDER_SIZE)
+        self._env_key = (suite, task)
+
+    def _policy_obs(self, obs: dict[str, Any]) -> dict[str, Any]:
+        state = np.concatenate((obs["robot0_eef_pos"], quat2axisangle(obs["robot0_eef_quat"]), obs["robot0_gripper_qpos"]))
+        return {
+            "observation/image": to_policy_image(obs["agentview_image"]),
+            "observation/wrist_image": to_policy_image(obs["robot0_eye_in_hand_image"]),
+            "observation/state": state.astype(np.float32),
+            "prompt": self.instruction,
+        }
+
+    # Privileged features: simulator ground truth, for the critic only (never in the policy's obs).
+    def _objects(self) -> list[str]:
+        return list(getattr(self._env.env, "obj_of_interest", []) or [])
+
+    def _object_pos(self, which: int = 0) -> np.ndarray:
+        inner = self._env.env
+        return np.array(inner.sim.data.body_xpos[inner.obj_body_id[self._objects()[which]]])
+
+    def _features(self, obs: dict[str, Any], success: bool) -> dict[str, Any]:
+        inner = self._env.env
+        qpos = obs["robot0_gripper_qpos"]
+        out: dict[str, Any] = {"observed.gripper_width": float(abs(qpos[0]) + abs(qpos[1])), "privileged.goal_satisfied": success}
+        try:
+            goals = inner.parsed_problem["goal_state"]
+            out["privileged.goal_progress"] = float(np.mean([bool(inner._eval_predicate(g)) for g in goals])) if goals else float(success)
+        except Exception:  # a LIBERO version without these internals: the feature reads NaN
+            pass
+        if not self._objects():
+            return out
+        try:
+            pos = self._object_pos()
+            out.update({"privileged.object_x": float(pos[0]), "privileged.object_y": float(pos[1]), "privileged.object_z": float(pos[2]),
+                        "privileged.object_lift": float(pos[2] - self._start_z),
+                        "privileged.eef_object_dist": float(np.linalg.norm(np.asarray(obs["robot0_eef_pos"]) - pos))})
+            if len(self._objects()) > 1:
+                out["privileged.object_target_dist"] = float(np.linalg.norm(pos[:2] - self._object_pos(1)[:2]))
+            obj = inner.objects_dict[self._objects()[0]]
+            out["privileged.gripper_object_contact"] = bool(inner.check_contact(inner.robots[0].gripper, obj))
+        except Exception as err:
+            log.debug("privileged features unavailable: %s", err)
+        return out
+
+
+def _digest(suite: str, task: str, index: int, state: np.ndarray) -> str:
+    import hashlib
+
+    h = hashlib.sha256(f"{suite}/{task}#{index}".encode())
+    h.update(np.ascontiguousarray(state, dtype=np.float64).tobytes())
+    return h.hexdigest()
