@@ -9,11 +9,12 @@
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { McapWriter, type IWritable } from '@mcap/core';
+import { McapWriter } from '@mcap/core';
 import { compressChunk, compressionReady } from './chunk-compression.js';
 import type { EpisodeHeader, EpisodeSummary, StepRecord } from './episode-record.js';
 import { featureFields, featureFieldsSchema } from './feature-fields.js';
 import { FRAME_TRANSFORMS_SCHEMA, SCENE_UPDATE_SCHEMA, frameTransforms, sceneEntities } from './foxglove-scene.js';
+import { FileWritable } from './file-writable.js';
 
 export const CHANNELS = {
   observation: '/zetta/observation',
@@ -41,18 +42,6 @@ function schemas(header: EpisodeHeader): Record<ChannelKey, { name: string; sche
   };
 }
 
-class FileWritable implements IWritable {
-  private offset = 0n;
-  constructor(private readonly fh: FileHandle) {}
-  async write(buffer: Uint8Array): Promise<unknown> {
-    await this.fh.write(buffer);
-    this.offset += BigInt(buffer.byteLength);
-    return undefined;
-  }
-  position(): bigint {
-    return this.offset;
-  }
-}
 
 const encoder = new TextEncoder();
 /**

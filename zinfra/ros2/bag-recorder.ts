@@ -6,22 +6,11 @@
 import { mkdirSync } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { McapWriter, type IWritable } from '@mcap/core';
+import { McapWriter } from '@mcap/core';
 import { compressChunk, compressionReady } from '../recording/chunk-compression.js';
 import { codecFor } from './message-definitions.js';
+import { FileWritable } from '../recording/file-writable.js';
 
-class FileWritable implements IWritable {
-  private offset = 0n;
-  constructor(private readonly fh: FileHandle) {}
-  async write(buffer: Uint8Array): Promise<unknown> {
-    await this.fh.write(buffer);
-    this.offset += BigInt(buffer.byteLength);
-    return undefined;
-  }
-  position(): bigint {
-    return this.offset;
-  }
-}
 
 interface Channel {
   id: Promise<number>;
