@@ -1,6 +1,6 @@
 // The rollout runner campaigns use: zinfra's evaluator (in this thread, or worker threads with a
 // batching policy server), with the candidate's bundle as the runtime critic.
-import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import { evaluate, type EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import type { WorldRef } from '../../sim/worlds.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import type { RolloutRunner } from './rollouts.js';
@@ -13,6 +13,8 @@ export interface EvaluatorRunnerOptions {
   readonly executeSteps: number;
   readonly workers: number;
   readonly envsPerWorker: number;
+  /** Runs the episodes elsewhere (the Redis job queue of zinfra/queue) instead of in this process. */
+  readonly executor?: EpisodeExecutor | undefined;
 }
 
 export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
@@ -34,7 +36,7 @@ export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
           // a simulated world's features are the critic's only; openCritic drops the authorization for a world that withholds it
           critic: req.bundleDir === null ? undefined : resolveCriticSpec(req.bundleDir, true),
         },
-        { workers: o.workers, envsPerWorker: o.envsPerWorker, onEpisode: (outcome) => onEpisode(outcome) },
+        { workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor, onEpisode: (outcome) => onEpisode(outcome) },
       );
     },
   };

@@ -3,7 +3,7 @@
 // "before" of the report), then governed by the default runtime critic.
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
-import { evaluate, infraFailureReasons } from '../../zinfra/runtime/evaluation.js';
+import { evaluate, infraFailureReasons, type EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
 export const BASELINE_CONDITIONS = ['nominal', 'position-shift', 'object-change', 'disturbance', 'sensor-noise-delay'] as const;
@@ -49,6 +49,8 @@ export interface StageOptions {
   readonly envsPerWorker: number;
   readonly recordDir: string;
   readonly onProgress: (condition: string, done: number, total: number) => void;
+  /** Runs the episodes elsewhere (`--queue`: worker processes on a Redis job queue). */
+  readonly executor?: EpisodeExecutor | undefined;
 }
 
 export async function runBaselineStage(o: StageOptions): Promise<BaselineStageResult> {
@@ -66,7 +68,7 @@ export async function runBaselineStage(o: StageOptions): Promise<BaselineStageRe
         critic: resolveCriticSpec(o.critic),
         recordDir: join(o.recordDir, condition),
       },
-      { workers: o.workers, envsPerWorker: o.envsPerWorker, onEpisode: (_e, done, total) => o.onProgress(condition, done, total) },
+      { workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor, onEpisode: (_e, done, total) => o.onProgress(condition, done, total) },
     );
     conditions[condition] = {
       tasks: Object.fromEntries(Object.entries(r.tasks).map(([k, t]) => [k, { success: t.successes, episodes: t.episodes, infra_failures: t.infraFailures }])),

@@ -9,6 +9,7 @@ import type { CampaignReport } from '../../evolution/report/report.js';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/index.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
+import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 
 export interface EvolutionStageResult {
@@ -39,6 +40,8 @@ export interface EvolutionOptions {
   readonly workers: number;
   readonly envsPerWorker: number;
   readonly log: (line: string) => void;
+  /** Runs the rollouts elsewhere (`--queue`: worker processes on a Redis job queue). */
+  readonly executor?: EpisodeExecutor | undefined;
 }
 
 /** The (task, perturbation) with the lowest success of policy + critic; earlier entries win ties. */
@@ -72,7 +75,7 @@ export async function runEvolutionStage(governance: GovernanceStageResult, o: Ev
     generations: o.generations,
     gates: DEFAULT_GATES,
     executeSteps,
-    runner: evaluatorRunner({ policy: 'embedded', executeSteps, workers: o.workers, envsPerWorker: o.envsPerWorker }),
+    runner: evaluatorRunner({ policy: 'embedded', executeSteps, workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor }),
     diagnoser: builtinDiagnoser(),
     log: o.log,
   });

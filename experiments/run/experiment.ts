@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
+import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import type { ArmRun } from '../../zinfra/runtime/governance-arms.js';
 import { PERTURBED_CONDITIONS, runBaselineStage } from './baseline-stage.js';
 import { runEvolutionStage } from './evolution-stage.js';
@@ -31,6 +32,8 @@ export interface RunOptions extends RunSettings {
   readonly autoApprove: boolean;
   /** A stopped or interrupted run's report: its finished stages are kept, the rest run. */
   readonly resume?: RunReport;
+  /** Runs every stage's episodes elsewhere (`--queue`: worker processes on a Redis job queue). */
+  readonly executor?: EpisodeExecutor | undefined;
 }
 
 export interface RunOutcome {
@@ -60,7 +63,7 @@ export async function runExperiment(o: RunOptions, observer: RunObserver = {}): 
 }
 
 function startReport(o: RunOptions): RunReport {
-  const { out, started, resume, skillStore, autoApprove, ...settings } = o;
+  const { out, started, resume, skillStore, autoApprove, executor: _executor, ...settings } = o;
   if (!resume) return { started: (started ?? new Date()).toISOString(), out, settings: { ...settings, autoApprove }, stages: {}, timings: {} };
   // a promotion that waited for an approver is asked again: the operator may have decided since
   const stages = { ...resume.stages };
@@ -71,7 +74,7 @@ function startReport(o: RunOptions): RunReport {
 
 /** The stages that run the embedded base policy: alone, governed, then evolved where weakest. */
 async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
-  const pool = { policy: 'embedded', episodes: o.episodes, firstSeed: FIRST_SEED, workers: o.workers, envsPerWorker: o.envsPerWorker };
+  const pool = { policy: 'embedded', episodes: o.episodes, firstSeed: FIRST_SEED, workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor };
   await stages.run('baseline', (progress) =>
     runBaselineStage({
       ...pool,
@@ -103,6 +106,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       generations: o.generations,
       workers: o.workers,
       envsPerWorker: o.envsPerWorker,
+      executor: o.executor,
       log: (line) => stages.log('evolution', line),
     }),
   );

@@ -70,6 +70,7 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
       {
         workers: o.workers,
         envsPerWorker: o.envsPerWorker,
+        executor: o.executor,
         onArmStart: (run, i, n) => o.onArm(condition, run, i, n),
         onArmDone: (run, r) => {
           if (run.arm !== 'both') return;

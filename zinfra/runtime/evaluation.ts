@@ -21,7 +21,12 @@ export interface EvaluationOptions {
   /** Host this policy instead of opening plan.policy (benchmarks wrap the policy, e.g. with a delay). */
   readonly hostPolicy?: Policy;
   readonly onEpisode?: (outcome: EpisodeOutcome, done: number, total: number) => void;
+  /** Runs the episodes elsewhere (zinfra/queue: worker processes on a Redis job queue) instead of here. */
+  readonly executor?: EpisodeExecutor | undefined;
 }
+
+/** Runs a plan's episodes and calls `collect` once per job, in any order; the aggregate is evaluate()'s. */
+export type EpisodeExecutor = (plan: EvaluationPlan, jobs: readonly EpisodeJob[], collect: (outcome: EpisodeOutcome, job: EpisodeJob) => void) => Promise<void>;
 
 export interface TaskResult extends Rate {
   /** Episodes ended by the infrastructure: not in `episodes`. */
@@ -64,7 +69,8 @@ export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions)
   const envsPerWorker = options.envsPerWorker ?? 1;
   const workers = Math.max(1, Math.min(options.workers, Math.ceil(jobs.length / envsPerWorker)));
   let rollout: RolloutStats | undefined;
-  if (workers === 1 && envsPerWorker === 1) await runInThisThread(plan, jobs, collect, options.hostPolicy);
+  if (options.executor) await options.executor(plan, jobs, collect);
+  else if (workers === 1 && envsPerWorker === 1) await runInThisThread(plan, jobs, collect, options.hostPolicy);
   else rollout = await runRollouts(plan, jobs, { workers, envsPerWorker, ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}) }, collect);
   return { ...summarize(plan, outcomes, performance.now() - started), meanBatchSize: rollout?.meanBatchSize ?? 1 };
 }

@@ -28,7 +28,7 @@ export interface ArmRun {
   readonly critic: boolean;
 }
 
-export interface ArmsOptions extends Pick<EvaluationOptions, 'workers' | 'envsPerWorker'> {
+export interface ArmsOptions extends Pick<EvaluationOptions, 'workers' | 'envsPerWorker' | 'executor'> {
   /** The trivial policies of the critic-alone arm (default TRIVIAL_POLICY_SPECS). */
   readonly controls?: readonly string[];
   readonly resamples?: number;
@@ -105,6 +105,7 @@ export async function runGovernanceArms(plan: ArmsPlan, options: ArmsOptions): P
     const r = await evaluate(armPlan(plan, run), {
       workers: options.workers,
       ...(options.envsPerWorker ? { envsPerWorker: options.envsPerWorker } : {}),
+      executor: options.executor,
       onEpisode: (o, done, total) => options.onEpisode?.(run, o, done, total),
     });
     // Arms compared against a bundle that changed under them would measure nothing.
