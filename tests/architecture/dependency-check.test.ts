@@ -36,7 +36,7 @@ type Tree = Record<string, string>;
 
 /** Every import points downward or sideways within the rules; npm packages and builtins where allowed. */
 const clean: Tree = {
-  'cli/main.ts': mod('../experiments/run.js', '../bench/suite.js', '../skills/library.js', 'node:process'),
+  'cli/main.ts': mod('../experiments/run.js', '../bench/suite.js', '../skills/library.js', '../zinfra/ros2/node.js', '../zinfra/queue/worker.js', 'node:process'),
   'experiments/run.ts': mod('../skills/library.js', '../evolution/campaign.js', '../zinfra/runtime/loop.js'),
   'bench/suite.ts': mod('../zinfra/runtime/loop.js', '../critic/index.js', '../sim/tabletop/world.js', '../zinfra/policy/zmq/client.js'),
   'skills/library.ts': mod('../evolution/campaign.js', '../critic/index.js'),
@@ -62,6 +62,9 @@ const clean: Tree = {
     'fake-pkg',
     'node:events',
   ),
+  // beside the runtime: the ROS 2 node and the job queue reach worlds and policies through the ports
+  'zinfra/ros2/node.ts': mod('../runtime/loop.js', '../policy/open-policy.js', '../recording/writer.js', '../../sim/world.js', 'fake-pkg'),
+  'zinfra/queue/worker.ts': mod('../runtime/loop.js', '../policy/open-policy.js', '../../sim/world.js', 'fake-pkg'),
   'zinfra/recording/writer.ts': mod('type ../../sim/env.js', '../protocol/codec.js', '../atomic-write.js', 'node:fs'),
   'critic/index.ts': mod('./features.js', '../zinfra/protocol/codec.js', 'type ../zinfra/protocol/ndarray.js', 'fake-pkg', 'node:crypto'),
   'critic/features.ts': mod('../zinfra/protocol/ndarray.js'),
@@ -101,6 +104,14 @@ const violations: Array<[rule: string, from: string, to: string]> = [
   ['runtime-recording-not-to-world-adapter', 'zinfra/runtime/upward.ts', 'sim/tabletop/world.ts'],
   ['runtime-recording-not-to-world-adapter', 'zinfra/runtime/upward.ts', 'sim/index.ts'], // a type-only import
   ['runtime-recording-not-to-policy-adapter', 'zinfra/runtime/upward.ts', 'zinfra/policy/zmq/client.ts'],
+  ['ros2-not-upward', 'zinfra/ros2/upward.ts', 'evolution/campaign.ts'],
+  ['ros2-only-observed-world-parts', 'zinfra/ros2/upward.ts', 'sim/tabletop/world.ts'],
+  ['ros2-not-to-policy-adapter', 'zinfra/ros2/upward.ts', 'zinfra/policy/zmq/client.ts'],
+  ['nothing-below-imports-ros2', 'zinfra/runtime/upward.ts', 'zinfra/ros2/node.ts'],
+  ['queue-not-upward', 'zinfra/queue/upward.ts', 'skills/library.ts'],
+  ['queue-not-to-adapters', 'zinfra/queue/upward.ts', 'sim/tabletop/world.ts'],
+  ['queue-not-to-adapters', 'zinfra/queue/upward.ts', 'zinfra/policy/zmq/client.ts'],
+  ['only-the-top-imports-queue', 'skills/upward.ts', 'zinfra/queue/worker.ts'],
   ['evolution-not-upward', 'evolution/upward.ts', 'skills/library.ts'],
   ['evolution-not-to-world-adapter', 'evolution/upward.ts', 'sim/index.ts'],
   ['skills-not-upward', 'skills/upward.ts', 'experiments/run.ts'],
@@ -110,7 +121,9 @@ const violations: Array<[rule: string, from: string, to: string]> = [
 
 const violating: Tree = {
   ...clean,
-  'skills/upward.ts': mod('../cli/main.js', '../experiments/run.js'),
+  'skills/upward.ts': mod('../cli/main.js', '../experiments/run.js', '../zinfra/queue/worker.js'),
+  'zinfra/ros2/upward.ts': mod('../../evolution/campaign.js', '../../sim/tabletop/world.js', '../policy/zmq/client.js'),
+  'zinfra/queue/upward.ts': mod('../../skills/library.js', '../../sim/tabletop/world.js', '../policy/zmq/client.js'),
   'bench/upward.ts': mod('../experiments/run.js'),
   'models/upward.ts': mod('../bench/suite.js'),
   'critic/upward.ts': mod('type ../sim/env.js', '../zinfra/policy/policy.js'),
@@ -119,7 +132,7 @@ const violating: Tree = {
   'zinfra/policy/upward.ts': mod('../../sim/env.js'),
   'zinfra/policy/zmq/upward.ts': mod('../onnx/model.js'),
   'zinfra/recording/upward.ts': mod('../../models/demos/index.js'),
-  'zinfra/runtime/upward.ts': mod('../../evolution/campaign.js', '../../sim/tabletop/world.js', 'type ../../sim/index.js', '../policy/zmq/client.js'),
+  'zinfra/runtime/upward.ts': mod('../../evolution/campaign.js', '../../sim/tabletop/world.js', 'type ../../sim/index.js', '../policy/zmq/client.js', '../ros2/node.js'),
   'evolution/upward.ts': mod('../skills/library.js', '../sim/index.js'),
   'cli/upward.ts': mod('./missing.js'),
   // A circle inside one layer, half of it type-only.

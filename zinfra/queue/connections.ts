@@ -1,0 +1,53 @@
+// Connections to the queue's Redis, through ioredis: BullMQ opens (and closes) its own from the
+// options given here, duplicating where it blocks; a plain command channel serves the few keys Zetta
+// keeps beside BullMQ's (recordings streamed back, the protocol version, live workers). Both ride out
+// a Redis restart: ioredis reconnects and replays the commands that waited.
+import type { ConnectionOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+
+export interface RedisAddress {
+  readonly host: string;
+  readonly port: number;
+  readonly db: number;
+}
+
+/** What BullMQ takes as `connection`: it makes its own clients from these (blocking ones need no retry limit). */
+export function bullConnection(address: RedisAddress): ConnectionOptions {
+  return { host: address.host, port: address.port, db: address.db, maxRetriesPerRequest: null };
+}
+
+/** Reconnect delays while Redis is away: a restart that replays its append-only file takes seconds. */
+const retryStrategy = (times: number) => Math.min(2000, 50 * 2 ** times);
+
+export class RedisCommands {
+  private readonly client: Redis;
+
+  constructor(address: RedisAddress) {
+    this.client = new Redis({ host: address.host, port: address.port, db: address.db, retryStrategy, maxRetriesPerRequest: null });
+    // reported through the commands that fail; a drop while Redis restarts is not an error of ours
+    this.client.on('error', () => undefined);
+  }
+
+  send(command: string, args: readonly (string | number)[] = []): Promise<unknown> {
+    return this.client.call(command, ...args);
+  }
+
+  close(): void {
+    this.client.disconnect();
+  }
+}
+
+/**
+ * Connects once, PINGs and disconnects, never retrying: a missing server is an answer, not
+ * something to wait for.
+ */
+export async function pingOnce(address: RedisAddress, timeoutMs: number): Promise<unknown> {
+  const client = new Redis({ host: address.host, port: address.port, db: address.db, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await client.ping();
+  } finally {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,169 @@
+// `zetta worker`: takes episode jobs from the queue and runs each with the same control loop and
+// critic as a local evaluation (episode-job.ts), N at a time, each on its own simulator. BullMQ's
+// lock on an active job is the heartbeat: it is renewed while the episode runs, and a worker that
+// dies stops renewing it, so another worker's stalled-job check puts the job back in the queue.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { loadWorld, type WorldRef } from '../../sim/worlds.js';
+import { openPolicy } from '../policy/open-policy.js';
+import type { Policy } from '../policy/policy.js';
+import { openSlot, runJob, type EpisodeSlot } from '../runtime/episode-job.js';
+import type { EvaluationPlan } from '../runtime/evaluation-plan.js';
+import { bullConnection, RedisCommands } from './connections.js';
+import { QueueSetupError } from './errors.js';
+import { KEYS, PROTOCOL_VERSION, ProtocolMismatch, QUEUE_NAME, readJobData, type EpisodeJobData, type EpisodeJobResult } from './job-schema.js';
+import { checkRedis, formatRedisUrl } from './redis-url.js';
+import type { RedisAddress } from './connections.js';
+
+export interface EpisodeWorkerOptions {
+  readonly address: RedisAddress;
+  /** Episodes at once, each on its own simulator (one policy shared by them). */
+  readonly concurrency: number;
+  /** How long a job's lock lives without renewal: a dead worker's job is retried after about this long. */
+  readonly lockMs: number;
+  /** The world this worker builds for jobs of a world of the same name (its path on this machine). */
+  readonly world?: WorldRef | undefined;
+  readonly log: (line: string) => void;
+}
+
+export interface RunningWorker {
+  readonly id: string;
+  /** Finishes the episodes in hand, then stops. */
+  close(): Promise<void>;
+}
+
+/** Stalls (the lock lapsed: the worker died or hung) a job survives; the next one fails it. */
+export const MAX_STALLS = 2;
+const PRESENCE_TTL_S = 30;
+/** Streamed recordings wait this long in Redis for their coordinator (one that was killed comes back). */
+const RECORDING_TTL_S = 7 * 24 * 3600;
+
+export async function startEpisodeWorker(o: EpisodeWorkerOptions): Promise<RunningWorker> {
+  await checkRedis(o.address);
+  const commands = new RedisCommands(o.address);
+  await refuseOtherProtocol(commands, o.address);
+  const id = `${hostname()}:${process.pid}`;
+  const presence = await announce(commands, id, o.concurrency);
+  const resources = new WorkerResources(o.world);
+  const worker = new Worker<EpisodeJobData, EpisodeJobResult>(QUEUE_NAME, (job) => runEpisodeJob(job, resources, commands, id, o.log), {
+    connection: bullConnection(o.address),
+    concurrency: o.concurrency,
+    lockDuration: o.lockMs,
+    stalledInterval: o.lockMs,
+    maxStalledCount: MAX_STALLS,
+  });
+  worker.on('error', (err) => o.log(`redis: ${err.message}`));
+  await worker.waitUntilReady();
+  o.log(`worker ${id} taking episode jobs from ${formatRedisUrl(o.address)} (concurrency ${o.concurrency}, protocol ${PROTOCOL_VERSION})`);
+  return {
+    id,
+    async close() {
+      await worker.close();
+      clearInterval(presence);
+      await commands.send('DEL', [KEYS.worker(id)]).catch(() => undefined);
+      commands.close();
+      await resources.close();
+    },
+  };
+}
+
+/** A coordinator of another version has claimed this Redis: say so now, not at the first job. */
+async function refuseOtherProtocol(commands: RedisCommands, address: RedisAddress): Promise<void> {
+  const theirs = await commands.send('GET', [KEYS.protocol]);
+  if (theirs !== null && Number(theirs) !== PROTOCOL_VERSION) {
+    commands.close();
+    throw new QueueSetupError(`the queue at ${formatRedisUrl(address)} speaks protocol ${String(theirs)}, this worker ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`);
+  }
+}
+
+/** A key that says this worker is alive and which protocol it speaks (coordinators check it at start). */
+async function announce(commands: RedisCommands, id: string, concurrency: number): Promise<NodeJS.Timeout> {
+  const put = () => commands.send('SET', [KEYS.worker(id), JSON.stringify({ protocol: PROTOCOL_VERSION, concurrency, pid: process.pid }), 'EX', String(PRESENCE_TTL_S)]);
+  await put();
+  const timer = setInterval(() => void put().catch(() => undefined), (PRESENCE_TTL_S / 3) * 1000);
+  timer.unref();
+  return timer;
+}
+
+async function runEpisodeJob(job: Job<EpisodeJobData, EpisodeJobResult>, resources: WorkerResources, commands: RedisCommands, worker: string, log: (line: string) => void): Promise<EpisodeJobResult> {
+  let data: EpisodeJobData;
+  try {
+    data = readJobData(job.data);
+  } catch (err) {
+    // another version's job is not retried: every attempt would fail the same way
+    if (err instanceof ProtocolMismatch) throw new UnrecoverableError(err.message);
+    throw err;
+  }
+  log(`start ${job.id} (attempt ${job.attemptsStarted})`);
+  const scratch = data.recording.mode === 'stream' && data.plan.recordDir ? mkdtempSync(join(tmpdir(), 'zetta-job-')) : undefined;
+  try {
+    const plan: EvaluationPlan = { ...data.plan, world: resources.worldFor(data.plan.world), ...(scratch ? { recordDir: scratch } : {}) };
+    const outcome = await resources.run(plan, data);
+    const recordingKey = scratch && outcome.recordPath ? KEYS.recording(job.id!) : null;
+    let recordingBytes = 0;
+    if (recordingKey && outcome.recordPath) {
+      const bytes = readFileSync(outcome.recordPath);
+      recordingBytes = bytes.length;
+      if (bytes.length > data.recording.maxBytes) {
+        throw new UnrecoverableError(`the recording of ${job.id} is ${bytes.length} bytes, over the ${data.recording.maxBytes}-byte limit for streaming it back; use --recordings shared with a directory every worker sees`);
+      }
+      await commands.send('SET', [recordingKey, bytes.toString('base64'), 'EX', String(RECORDING_TTL_S)]);
+    }
+    log(`done ${job.id} success=${outcome.success}`);
+    return { protocol: PROTOCOL_VERSION, outcome, recordingKey, recordingBytes, worker };
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The worker's policies (one per spec), simulators (one per episode at once) and worlds, opened once and reused. */
+class WorkerResources {
+  private readonly policies = new Map<string, Promise<Policy>>();
+  private readonly idle = new Map<string, EpisodeSlot[]>();
+  private readonly all: EpisodeSlot[] = [];
+
+  constructor(private readonly ownWorld: WorldRef | undefined) {}
+
+  /** The job's world, or this machine's module for a world of the same name. */
+  worldFor(ref: WorldRef | undefined): WorldRef | undefined {
+    if (!ref || !this.ownWorld) return ref;
+    return basename(ref.name) === basename(this.ownWorld.name) ? this.ownWorld : ref;
+  }
+
+  async run(plan: EvaluationPlan, data: EpisodeJobData) {
+    const policy = await this.policy(plan.policy);
+    // a simulator carries its critics (per-episode state): reuse it only for the same world and critic plan
+    const key = JSON.stringify([plan.world?.module ?? null, plan.critic ?? null]);
+    const slot = this.idle.get(key)?.pop() ?? (await this.open(plan));
+    try {
+      return await runJob(slot, policy, plan, data.job);
+    } finally {
+      const free = this.idle.get(key) ?? [];
+      free.push(slot);
+      this.idle.set(key, free);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.policies.values()) await (await p).close().catch(() => undefined);
+    for (const s of this.all) await s.env.close().catch(() => undefined);
+  }
+
+  private policy(spec: string): Promise<Policy> {
+    let p = this.policies.get(spec);
+    if (!p) {
+      p = openPolicy(spec);
+      this.policies.set(spec, p);
+      p.catch(() => this.policies.delete(spec));
+    }
+    return p;
+  }
+
+  private async open(plan: EvaluationPlan): Promise<EpisodeSlot> {
+    const slot = await openSlot(await loadWorld(plan.world), plan);
+    this.all.push(slot);
+    return slot;
+  }
+}
