@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'serve a policy (ONNX) over ZeroMQ',
     load: async () => (await import('./commands/serve-policy.js')).servePolicyCommand,
   },
+  worker: {
+    summary: 'take episode jobs from a Redis queue (BullMQ) and run them',
+    load: async () => (await import('./commands/worker.js')).workerCommand,
+  },
   ros2: {
     summary: 'run Zetta as a ROS 2 node between a policy server and a robot',
     load: async () => (await import('./commands/ros2.js')).ros2Command,

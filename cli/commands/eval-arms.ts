@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
 import type { Attribution } from '../../zinfra/runtime/attribution.js';
+import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import { formatArms } from '../../zinfra/runtime/arms-table.js';
 import { runGovernanceArms, type ArmReport, type ArmRun, type ArmsPlan, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
 import type { Estimate } from '../../zinfra/runtime/paired-bootstrap.js';
@@ -21,6 +22,8 @@ export interface ArmsCommandOptions {
   readonly criticLabel: string;
   /** `--skills active`: what loaded where; the report adds which fired in each arm under the critic. */
   readonly skills?: ActiveSkills | undefined;
+  /** `--queue`: every arm's episodes run on the Redis job queue. */
+  readonly executor?: EpisodeExecutor | undefined;
 }
 
 export async function runArmsCommand(plan: ArmsPlan, o: ArmsCommandOptions): Promise<number> {
@@ -30,6 +33,7 @@ export async function runArmsCommand(plan: ArmsPlan, o: ArmsCommandOptions): Pro
   const arms = await runGovernanceArms(plan, {
     workers: o.workers,
     envsPerWorker: o.envsPerWorker,
+    executor: o.executor,
     onArmStart: (run, i, total) => {
       process.stderr.write(`arm ${i + 1}/${total}: ${armName(run)}\n`);
       bar = progress(armName(run));

@@ -10,15 +10,19 @@ import { printJsonLine, UsageError, type Command } from '../command.js';
 import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { perturb, world, worldTaskIds } from '../flags/scene.js';
+import { chosenWorld, env, perturb, world, worldTaskIds } from '../flags/scene.js';
+import { checkRemoteEnvParallelism, formatRemoteEnvReport, isRemoteEnvFailure, remoteEnvReport } from '../../sim/remote/index.js';
 import { skillsDb } from '../flags/skills.js';
 import { skillsForRun, type SkillsForRun } from '../active-skills.js';
 import { arms, envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, suite, tasks, workers } from '../flags/table.js';
 import { progress } from '../progress.js';
+import { openQueueFlag, queue, recordings, withQueueErrors } from '../flags/queue.js';
+import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import { runArmsCommand } from './eval-arms.js';
 
 const FLAGS = {
   world,
+  env,
   suite,
   tasks,
   perturb,
@@ -36,6 +40,8 @@ const FLAGS = {
   arms,
   out: out.with({ help: 'where episodes and eval.json go', defaultNote: 'runs/eval-<timestamp>' }),
   noRecord,
+  queue,
+  recordings,
   json: json.with({
     help: [
       'last line: {"suite", "perturbation", "episodes_per_task", "tasks": {NAME:',
@@ -50,10 +56,10 @@ const FLAGS = {
   }),
 };
 
-const HELP = `usage: zetta eval [--world W] --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
+const HELP = `usage: zetta eval [--world W | --env zmq://HOST:PORT] --suite S [--tasks a,b] [--perturb FILE|NAME] [--episodes N] [--seed S]
                   [--policy SPEC] [--critic none|default|FILE] [--skills none|active] [--skills-db FILE] [--workers K] [--envs-per-worker E]
                   [--execute-steps k] [--arms]
-                  [--out DIR] [--no-record] [--json]
+                  [--out DIR] [--no-record] [--queue redis://HOST:PORT [--recordings stream|shared]] [--json]
 
 Runs a policy in a world (the embedded tabletop unless --world names another) and reports success
 per task with a Wilson 95% interval. Chunks are executed as the LIBERO reference client does: k actions of each, then the
@@ -74,7 +80,7 @@ function selectTasks(w: World, suite: string | undefined, tasks: string | undefi
   return w.tasks(suite === 'all' ? undefined : suite).map((t) => t.id);
 }
 
-export const evalCommand: Command = {
+export const evalCommand: Command = withQueueErrors({
   name: 'eval',
   summary: 'success rate of a policy in a world (default the embedded suite), per task with Wilson intervals',
   help: HELP,
@@ -86,13 +92,18 @@ export const evalCommand: Command = {
       process.stderr.write('zetta eval: --arms needs --critic C (the bundle whose governance is measured, e.g. --critic default)\n');
       return 2;
     }
-    const w = await loadWorld(f.world);
+    const worldRef = chosenWorld(f, argv);
+    // An env server that is not there, or whose spec does not validate, is told in one line.
+    const w = await loadWorld(worldRef).catch((err: unknown) => {
+      throw isRemoteEnvFailure(err) ? new UsageError((err as Error).message) : err;
+    });
+    usage(() => checkRemoteEnvParallelism(w, f.workers * f.envsPerWorker));
     const tasks = selectTasks(w, f.suite, f.tasks);
     const loadedCritic = openCriticFlag(f.critic, w);
     const outDir = resolve(f.out ?? join('runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const withSkills = await skillsForRun(f.skills, f.skillsDb, loadedCritic?.plan, w, tasks, join(outDir, 'skills'));
     const plan: EvaluationPlan = {
-      world: f.world,
+      world: worldRef,
       tasks,
       episodesPerTask: f.episodes,
       firstSeed: f.seed,
@@ -105,20 +116,33 @@ export const evalCommand: Command = {
     const suiteLabel = f.suite ?? 'custom';
     // A server that is not there is said now, in one line, not from inside a worker.
     if (isRemotePolicySpec(plan.policy)) await checkPolicy(plan.policy);
+    // through the queue, the run's folder scopes the job ids: the same command again resumes
+    const coordinator = await openQueueFlag(f.queue, outDir, f.recordings, (line) => process.stderr.write(`eval: ${line}\n`));
     if (f.arms) {
-      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: loadedCritic!.label, skills: withSkills?.skills };
-      return runArmsCommand({ ...plan, critic: plan.critic! }, options);
+      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: loadedCritic!.label, skills: withSkills?.skills, executor: coordinator?.executor };
+      return runArmsCommand({ ...plan, critic: plan.critic! }, options).finally(() => coordinator?.close());
     }
-    const result = await evaluateWithProgress(plan, f.workers, f.envsPerWorker);
-    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: loadedCritic?.label ?? 'none', ...(await skillsReport(withSkills, result)) };
+    const result = await evaluateWithProgress(plan, f.workers, f.envsPerWorker, coordinator?.executor).finally(() => coordinator?.close());
+    if (coordinator) process.stderr.write(`eval: queue ${queueLine(coordinator.costs.summary())}\n`);
+    const remote = remoteEnvReport(w, { episodesPerTask: f.episodes, tasks, bundleManifest: plan.critic?.bundle });
+    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: loadedCritic?.label ?? 'none', ...remote, ...(coordinator ? { queue: coordinator.costs.summary() } : {}), ...(await skillsReport(withSkills, result)) };
     writeJsonAtomic(join(outDir, 'eval.json'), { ...report, episodes: result.outcomes });
     process.stdout.write(`${formatTable(result)}\n`);
+    if (remote.env) process.stdout.write(`${formatRemoteEnvReport(remote.env)}\n`);
     if (withSkills) process.stdout.write(`${(await import('../../skills/index.js')).formatSkillFirings(report.skills!.fired)}\n`);
     process.stderr.write(`episodes and eval.json in ${outDir}\n`);
     if (f.json) printJsonLine(report);
     return 0;
   },
-};
+});
+
+function usage(check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 /** eval.json's `skills`: what loaded where and why, and which loaded skills fired (none without --skills active). */
 async function skillsReport(withSkills: SkillsForRun | undefined, result: EvaluationResult) {
@@ -127,17 +151,23 @@ async function skillsReport(withSkills: SkillsForRun | undefined, result: Evalua
   return { skills: { ...withSkills.skills, fired: skillFirings(withSkills.skills, result.outcomes) } };
 }
 
-async function evaluateWithProgress(plan: EvaluationPlan, workers: number, envsPerWorker: number): Promise<EvaluationResult> {
+function queueLine(c: { jobs: number; queueRetries: number; failedJobs: number }): string {
+  return `${c.jobs} episode jobs, ${c.queueRetries} run again by the queue (a worker lost), ${c.failedJobs} failed on every attempt`;
+}
+
+async function evaluateWithProgress(plan: EvaluationPlan, workers: number, envsPerWorker: number, executor?: EpisodeExecutor): Promise<EvaluationResult> {
   const bar = progress('eval');
   const started = performance.now();
   let successes = 0;
   const result = await evaluate(plan, {
     workers,
     envsPerWorker,
+    executor,
     onEpisode: (o, done, total) => {
       if (o.success) successes++;
       const perMin = done / ((performance.now() - started) / 60_000);
-      bar.update(done, total, `${successes} ok, ${perMin.toFixed(1)} episodes/min`);
+      const etaS = Math.round(((total - done) / perMin) * 60);
+      bar.update(done, total, `${successes} ok, ${perMin.toFixed(1)} episodes/min${done < total ? `, ETA ${etaS} s` : ''}`);
     },
   });
   bar.done();

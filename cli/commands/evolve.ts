@@ -11,8 +11,10 @@ import { skillsForRun } from '../active-skills.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { text } from '../flags/flag.js';
-import { perturb, world } from '../flags/scene.js';
+import { chosenWorld, env, perturb, world } from '../flags/scene.js';
+import { checkRemoteEnvParallelism, isRemoteEnvFailure } from '../../sim/remote/index.js';
 import { promoteTo, skillsDb } from '../flags/skills.js';
+import { openQueueFlag, queue, recordings, withQueueErrors } from '../flags/queue.js';
 import { defaultActor } from './skills-args.js';
 import { devEpisodes, envsPerWorker, executeSteps, generations, json, suite, workers } from '../flags/table.js';
 
@@ -20,6 +22,7 @@ const REQUIRED = '--suite, --task and --root are required';
 
 const FLAGS = {
   world,
+  env,
   suite: suite.with({ help: "the task's suite (the tabletop's: spatial | object | goal | long)" }).required(REQUIRED),
   // checked against the world once it is loaded
   task: text('task', { metavar: 'T', help: 'a task id of the world (see zetta sim tasks for the tabletop)' }).required(REQUIRED),
@@ -41,6 +44,8 @@ const FLAGS = {
   envsPerWorker: envsPerWorker.default(1),
   executeSteps: executeSteps.default(5),
   promoteTo,
+  queue: queue.with({ help: 'run the rollouts as jobs on a Redis queue, taken by `zetta worker` processes;\nthe same command again resumes from Redis and the root, running no finished episode twice' }),
+  recordings,
   json: json.with({
     help: [
       'last line: {"campaign_id", "promoted", "bundle_sha256", "heldout": {"parent_success",',
@@ -51,10 +56,10 @@ const FLAGS = {
   }),
 };
 
-const HELP = `usage: zetta evolve [--world W] --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
+const HELP = `usage: zetta evolve [--world W | --env zmq://HOST:PORT] --suite S --task T --root DIR [--perturb FILE|NAME] [--dev-episodes 50]
                     [--heldout-seeds 1000-1019] [--confirm-seeds 2000-2019] [--generations 3] [--diagnoser builtin|llm]
                     [--policy SPEC] [--critic default|none|DIR] [--skills none|active] [--skills-db FILE] [--max-candidates 3] [--max-extra-safety-events 0] [--critic-alone-cap 0.1]
-                    [--workers K] [--envs-per-worker E] [--execute-steps k] [--promote-to DB] [--json]
+                    [--workers K] [--envs-per-worker E] [--execute-steps k] [--promote-to DB] [--queue redis://HOST:PORT] [--json]
 
 Runs an evolution campaign: development rollouts, failure clustering, diagnosis, candidate bundles
 (rules + recovery programs) fitted by shadow replay, then the paired, regression, critic-alone (the
@@ -67,17 +72,24 @@ With --promote-to DB a promoted bundle becomes a pending skill in that store (ze
 
 ${flagHelp(FLAGS)}`;
 
-export const evolveCommand: Command = {
+export const evolveCommand: Command = withQueueErrors({
   name: 'evolve',
   summary: 'an evolution campaign: cluster failures, diagnose, synthesize and gate a critic bundle',
   help: HELP,
   async run(argv) {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
-    const w = await loadWorld(f.world);
+    const worldRef = chosenWorld(f, argv);
+    // An env server that is not there, or whose spec does not validate, is told in one line.
+    const w = await loadWorld(worldRef).catch((err: unknown) => {
+      throw isRemoteEnvFailure(err) ? new UsageError((err as Error).message) : err;
+    });
+    usage(() => checkRemoteEnvParallelism(w, f.workers * f.envsPerWorker));
     const taskSuite = usage(() => w.task(f.task).suite);
     if (taskSuite !== f.suite) throw new UsageError(`task ${f.task} is in suite ${taskSuite}, not ${f.suite}`);
     const withSkills = await skillsForRun(f.skills, f.skillsDb, resolveCriticSpec(f.critic), w, [f.task], resolve(f.root, 'skills'));
+    // the campaign root scopes the job ids: a restarted coordinator finds its jobs again
+    const coordinator = await openQueueFlag(f.queue, resolve(f.root), f.recordings, (line) => process.stderr.write(`evolve: ${line}\n`));
     const summary = await runCampaign({
       world: w,
       root: resolve(f.root),
@@ -92,17 +104,17 @@ export const evolveCommand: Command = {
       generations: f.generations,
       gates: { ...DEFAULT_GATES, max_candidates: f.maxCandidates, max_extra_safety_events: f.maxExtraSafetyEvents, critic_alone_cap: f.criticAloneCap },
       executeSteps: f.executeSteps,
-      runner: evaluatorRunner({ world: f.world, policy: f.policy, executeSteps: f.executeSteps, workers: f.workers, envsPerWorker: f.envsPerWorker }),
+      runner: evaluatorRunner({ world: worldRef, policy: f.policy, executeSteps: f.executeSteps, workers: f.workers, envsPerWorker: f.envsPerWorker, executor: coordinator?.executor }),
       diagnoser: f.diagnoser,
       log: (line) => process.stderr.write(`evolve: ${line}\n`),
-    });
+    }).finally(() => coordinator?.close());
     process.stderr.write(`evolve: report in ${summary.report}\n`);
     const skill = f.promoteTo === undefined ? undefined : await promoteSkill(summary, f.promoteTo);
     if (f.json) printJsonLine(skill === undefined ? summary : { ...summary, skill });
     else process.stdout.write(`${summaryLine(summary)}\n`);
     return 0;
   },
-};
+});
 
 /** --promote-to: the promoted bundle as a pending skill (null when nothing was promoted). */
 async function promoteSkill(summary: CampaignSummary, db: string): Promise<{ id: string; state: string; created: boolean } | null> {

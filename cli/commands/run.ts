@@ -6,6 +6,7 @@ import { FULL_RUN, QUICK_RUN, headline, runExperiment, type RunReport, type RunS
 import { requireSkillStore } from '../../skills/active-skills.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
+import { openQueueFlag, queue, recordings, withQueueErrors } from '../flags/queue.js';
 import { readFlags } from '../flags/read.js';
 import { skills } from '../flags/governance.js';
 import { autoApprove, resume, skillsDb } from '../flags/skills.js';
@@ -30,12 +31,14 @@ const FLAGS = {
   autoApprove,
   resume,
   quick,
+  queue,
+  recordings,
   json: json.with({ help: 'last line of stdout: {"baseline_macro", "critic_alone_macro", "critic_macro",\n"final_macro", "synergy", "transfer", "policy_action_share", "report", "ok", ...}' }),
 };
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
                  [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
-                 [--skills none|active] [--skills-db FILE] [--auto-approve] [--quick] [--json]
+                 [--skills none|active] [--skills-db FILE] [--auto-approve] [--quick] [--queue redis://HOST:PORT] [--json]
        zetta run --resume DIR [--auto-approve] [--json]
 
 The main job on the embedded default, end to end, on a CPU:
@@ -61,7 +64,7 @@ and every episode as MCAP under DIR/episodes.
 
 ${flagHelp(FLAGS)}`;
 
-export const runCommand: Command = {
+export const runCommand: Command = withQueueErrors({
   name: 'run',
   summary: 'run the main job on the embedded default, end to end, with a report',
   help: HELP,
@@ -86,13 +89,15 @@ export const runCommand: Command = {
     const dir = previous?.out ?? resolve(f.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
     const say = (line: string) => process.stderr.write(`${line}\n`);
     const options = { ...settings, out: dir, started, skillStore: resolve(f.skillsDb), autoApprove: f.autoApprove || (previous?.settings?.autoApprove ?? false) };
-    const { report, files } = await runExperiment(previous ? { ...options, resume: previous } : options, terminalObserver(say));
+    // the run's folder scopes the job ids: --resume DIR with the same --queue collects what finished
+    const coordinator = await openQueueFlag(f.queue, dir, f.recordings, (line) => say(`queue: ${line}`));
+    const { report, files } = await runExperiment({ ...options, executor: coordinator?.executor, ...(previous ? { resume: previous } : {}) }, terminalObserver(say)).finally(() => coordinator?.close());
     for (const line of closingLines(report, files.html)) say(line);
     process.stdout.write(`${runSummaryLines(report, files.html).join('\n')}\n`);
     if (f.json) printJsonLine({ ...headline(report, files.html), ok: report.ok, awaiting: report.awaiting ?? null, report_json: files.json });
     return report.ok ? 0 : 1;
   },
-};
+});
 
 /** The report of the run to resume; with --resume, only --auto-approve, --skills-db and --json may be given. */
 function resumedReport(dir: string, argv: readonly string[]): RunReport & { settings: NonNullable<RunReport['settings']> } {
