@@ -1,0 +1,77 @@
+// `zetta worker` as a real process of the built bin, for the queue tests: the job ids it started and
+// finished (from its log), and a SIGKILL at the moment it starts an episode.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { packagePath } from '../../../zinfra/package-root.js';
+
+export const BIN = packagePath('bin', 'zetta.js');
+
+export class WorkerProcess {
+  readonly started: string[] = [];
+  readonly finished: string[] = [];
+  stderr = '';
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<void>;
+  private onStart: ((id: string) => void) | undefined;
+
+  constructor(url: string, extra: readonly string[] = []) {
+    this.child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--lock-ms', '3000', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.exited = new Promise((r) => this.child.once('exit', () => r()));
+    let partial = '';
+    this.child.stderr!.on('data', (d: Buffer) => {
+      this.stderr += d;
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) this.read(line);
+    });
+  }
+
+  /** Resolves once the worker says it is taking jobs. */
+  ready(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = setInterval(() => {
+        if (this.stderr.includes('taking episode jobs')) {
+          clearInterval(check);
+          resolve();
+        } else if (this.child.exitCode !== null) {
+          clearInterval(check);
+          reject(new Error(`zetta worker exited ${this.child.exitCode}: ${this.stderr}`));
+        }
+      }, 20);
+    });
+  }
+
+  /** SIGKILL as soon as this worker starts its next episode; resolves with that job's id. */
+  killAtNextStart(): Promise<string> {
+    return new Promise((resolve) => {
+      this.onStart = (id) => {
+        this.onStart = undefined;
+        this.child.kill('SIGKILL');
+        resolve(id);
+      };
+    });
+  }
+
+  /** Forgets a pending killAtNextStart. */
+  spare(): void {
+    this.onStart = undefined;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  private read(line: string): void {
+    const start = /^worker: start (\S+)/.exec(line);
+    if (start) {
+      this.started.push(start[1]!);
+      this.onStart?.(start[1]!);
+    }
+    const done = /^worker: done (\S+)/.exec(line);
+    if (done) this.finished.push(done[1]!);
+  }
+}
