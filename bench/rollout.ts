@@ -52,6 +52,13 @@ export interface RolloutBenchResult {
   physics_limit_actions_per_s: number;
   /** The runtime's actions/s over the lower of the two limits. */
   fraction_of_limit: number;
+  /**
+   * The same while every simulator had an episode to run (until the last job was handed out),
+   * counting k actions per answered request; the tail after it, with fewer and fewer simulators
+   * busy, is left out.
+   */
+  saturated_actions_per_s: number | null;
+  saturated_fraction_of_limit: number | null;
 }
 
 export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
@@ -77,6 +84,7 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     const policyLimit = MAX_BATCH / (options.latencyMs / 1000);
     const physicsLimit = sim.actions_per_s * Math.min(options.workers, availableParallelism());
     const runtimeActions = actionsPerS(runtime);
+    const saturated = runtime.saturated ? (runtime.saturated.requests * options.executeSteps) / (runtime.saturated.ms / 1000) : null;
     return {
       policy: label,
       policy_latency_ms: options.latencyMs,
@@ -97,6 +105,8 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
       policy_limit_actions_per_s: policyLimit,
       physics_limit_actions_per_s: physicsLimit,
       fraction_of_limit: runtimeActions / Math.min(policyLimit, physicsLimit),
+      saturated_actions_per_s: saturated,
+      saturated_fraction_of_limit: saturated === null ? null : saturated / Math.min(policyLimit, physicsLimit),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

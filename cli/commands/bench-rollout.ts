@@ -75,5 +75,10 @@ function format(r: RolloutBenchResult): string {
     `  runtime, real ONNX    ${r.onnx_runtime_episodes_per_min.toFixed(1).padStart(8)} episodes/min  (mean batch ${r.onnx_mean_batch_size.toFixed(1)})`,
     `runtime / sequential: ${r.ratio.toFixed(1)}× in episodes/min, ${r.actions_ratio.toFixed(1)}× in actions/s (${r.sequential_actions_per_s.toFixed(1)} → ${r.runtime_actions_per_s.toFixed(1)})`,
     `limits: policy ${r.policy_limit_actions_per_s.toFixed(0)} actions/s (32 per call), physics ${r.physics_limit_actions_per_s.toFixed(0)} actions/s; the runtime is at ${(100 * r.fraction_of_limit).toFixed(0)}% of the lower`,
-  ].join('\n');
+    r.saturated_actions_per_s === null
+      ? ''
+      : `  while every simulator had an episode to run: ${r.saturated_actions_per_s.toFixed(1)} actions/s, ${(100 * r.saturated_fraction_of_limit!).toFixed(0)}% of the lower limit (the tail after the last episode started is left out)`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
 }

@@ -55,6 +55,8 @@ export interface EvaluationResult {
   readonly episodesPerMinute: number;
   /** Observations per policy call (1 without the rollout runtime). */
   readonly meanBatchSize?: number;
+  /** On the rollout runtime: the run while every simulator had work (see RolloutStats.saturated). */
+  readonly saturated?: RolloutStats['saturated'];
 }
 
 export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions): Promise<EvaluationResult> {
@@ -72,7 +74,7 @@ export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions)
   if (options.executor) await options.executor(plan, jobs, collect);
   else if (workers === 1 && envsPerWorker === 1) await runInThisThread(plan, jobs, collect, options.hostPolicy);
   else rollout = await runRollouts(plan, jobs, { workers, envsPerWorker, ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}) }, collect);
-  return { ...summarize(plan, outcomes, performance.now() - started), meanBatchSize: rollout?.meanBatchSize ?? 1 };
+  return { ...summarize(plan, outcomes, performance.now() - started), meanBatchSize: rollout?.meanBatchSize ?? 1, ...(rollout?.saturated ? { saturated: rollout.saturated } : {}) };
 }
 
 async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect: (o: EpisodeOutcome, j: EpisodeJob) => void, hosted?: Policy): Promise<void> {

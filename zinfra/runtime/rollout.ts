@@ -25,6 +25,12 @@ export interface RolloutOptions {
 export interface RolloutStats {
   readonly batches: number;
   readonly meanBatchSize: number;
+  /**
+   * The run while every simulator had an episode to run, up to the moment the last job was handed
+   * out: how long it took and how many policy requests the hosted server answered in it. After
+   * that moment fewer and fewer simulators are busy (the tail), whatever the runtime does.
+   */
+  readonly saturated?: { readonly ms: number; readonly requests: number };
 }
 
 /** Messages between the dispatcher and a worker. */
@@ -49,14 +55,21 @@ export async function runRollouts(
     : undefined;
   const workerPlan: EvaluationPlan = { ...plan, policy: server?.endpoint ?? plan.policy };
   let next = 0;
+  const started = performance.now();
+  let saturated: RolloutStats['saturated'];
+  const nextJob = () => {
+    const job = jobs[next++];
+    if (!job && !saturated && server) saturated = { ms: performance.now() - started, requests: server.scheduler.stats.batchedRequests };
+    return job;
+  };
   try {
     await Promise.all(
       Array.from({ length: options.workers }, () =>
-        runWorker(workerPlan, options.envsPerWorker, () => jobs[next++], (outcome) => collect(outcome, jobs[outcome.index]!)),
+        runWorker(workerPlan, options.envsPerWorker, nextJob, (outcome) => collect(outcome, jobs[outcome.index]!)),
       ),
     );
     const s = server?.scheduler.stats;
-    return { batches: s?.batches ?? 0, meanBatchSize: s && s.batches ? s.batchedRequests / s.batches : Number.NaN };
+    return { batches: s?.batches ?? 0, meanBatchSize: s && s.batches ? s.batchedRequests / s.batches : Number.NaN, ...(saturated ? { saturated } : {}) };
   } finally {
     await server?.close();
     if (hosted && !options.hostPolicy) await hosted.close();
