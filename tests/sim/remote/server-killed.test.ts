@@ -47,7 +47,8 @@ describe.skipIf(missing !== null)(`an env server killed mid-episode${missing ? `
     const killed = r.outcomes.find((o) => o.seed === 1001)!;
     expect(killed.success).toBe(false);
     expect(killed.infraFailure).toMatch(/env server tcp:\/\/127\.0\.0\.1:\d+ closed the connection (during|before) "step"/);
-    expect(killed.steps).toBeGreaterThanOrEqual(3);
+    // killed mid-episode: the server logged its third step, whose reply may or may not have left it
+    expect(killed.steps).toBeGreaterThanOrEqual(2);
     expect(r.infraFailures).toBe(1);
     // The killed episode left the denominator; the others, before and after the restart, all count.
     expect(r.tasks['slide/open']).toMatchObject({ successes: 3, episodes: 3, infraFailures: 1 });
