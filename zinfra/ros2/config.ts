@@ -47,6 +47,8 @@ const camera = z.strictObject({
   key: z.string().min(1),
   topic,
   type: messageType(INPUT_TYPES.image, INPUT_TYPES.compressedImage),
+  /** [height, width] the policy takes (e.g. [224, 224] for pi0.5): frames are resized keeping their aspect, padded black. */
+  size: z.tuple([z.number().int().positive(), z.number().int().positive()]).optional(),
 });
 
 const twistCommand = z.strictObject({

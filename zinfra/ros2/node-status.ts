@@ -30,6 +30,8 @@ export interface StatusInputs {
   readonly latch: string | null;
   readonly step: number;
   readonly controlHz: number;
+  /** Per camera key: null while frames arrive as the policy takes them, else why the last one could not be used. */
+  readonly cameras: Readonly<Record<string, { readonly received: boolean; readonly error: string | null }>>;
 }
 
 const kv = (key: string, value: string | number) => ({ key, value: String(value) });
@@ -70,6 +72,13 @@ export function diagnostics(s: StatusInputs, nowMs: number): DiagnosticArray {
       hardware_id: '',
       values: [kv('step', s.step), kv('control_hz', s.controlHz)],
     },
+    ...Object.entries(s.cameras).map(([key, c]): DiagnosticStatus => ({
+      level: c.error ? DIAGNOSTIC_LEVEL.warn : c.received ? DIAGNOSTIC_LEVEL.ok : DIAGNOSTIC_LEVEL.stale,
+      name: name(`camera ${key}`),
+      message: c.error ? `last frame unusable: ${c.error}` : c.received ? 'frames arriving' : 'no frame yet',
+      hardware_id: key,
+      values: [],
+    })),
   ];
   const h = header('');
   stampOf(nowMs, h.stamp);

@@ -11,17 +11,21 @@ import type { Ros2Config } from './config.js';
 import type { QosProfile, RosGraph } from './graph.js';
 import { INPUT_TYPES, type JointState, type Pose, type PoseArray, type PoseStamped, type TFMessage } from './messages.js';
 import { TfChain } from './tf-chain.js';
+import { compressedToRgb, rawToRgb, resizeWithPad, type CompressedImageMessage, type RawImageMessage, type RgbImage } from './camera-image.js';
 
 /** Called with every input message as it arrives (the recorder's tap). */
 export type InputTap = (topic: string, type: string, message: unknown) => void;
 
 const INPUT_QOS: QosProfile = 'sensor-data';
 
-interface RawImage {
-  height: number;
-  width: number;
-  encoding: string;
-  data: Uint8Array;
+/** One configured camera: the policy key it fills, and the frame in the policy's format (null until one arrives). */
+export interface CameraSlot {
+  readonly key: string;
+  /** height, width the policy takes; null: the camera's own size. */
+  readonly size: readonly [number, number] | null;
+  image: NdArray<'|u1'> | null;
+  /** Why the last frame could not be used (an encoding the node does not read), or null. */
+  error: string | null;
 }
 
 export class RobotInputs {
@@ -29,8 +33,8 @@ export class RobotInputs {
   /** OBJECT_POSE_DIM numbers per name of `objectNames`, in the PoseArray's order. */
   objects: Float32Array;
   objectNames: readonly string[];
-  /** Camera images under the policy key they fill (uint8 HWC), one entry per configured camera; null until one arrives. */
-  readonly images: { readonly key: string; image: NdArray<'|u1'> | null }[];
+  /** Camera images under the policy key they fill (uint8 RGB HWC), one entry per configured camera. */
+  readonly images: CameraSlot[];
   /** Arrival times (node clock, ms); −∞ until the first message. */
   poseAt = -Infinity;
   gripperAt = -Infinity;
@@ -46,7 +50,7 @@ export class RobotInputs {
     private readonly clock: NodeClock,
     prompt: string,
   ) {
-    this.images = config.inputs.cameras.filter((c) => c.type === INPUT_TYPES.image).map((c) => ({ key: c.key, image: null }));
+    this.images = config.inputs.cameras.map((c) => ({ key: c.key, size: c.size ?? null, image: null, error: null }));
     this.objectNames = config.inputs.objects?.names ?? [];
     this.objects = new Float32Array(this.objectNames.length * OBJECT_POSE_DIM);
     this.obs = { state: this.state, objects: this.objects, t: 0, prompt };
@@ -83,10 +87,10 @@ export class RobotInputs {
     }
     const objects = inputs.objects;
     if (objects) on<PoseArray>(objects.type, objects.topic, (m) => this.takeObjects(m));
-    for (const cam of inputs.cameras) {
-      const slot = this.images.find((i) => i.key === cam.key);
-      if (cam.type === INPUT_TYPES.image && slot) on<RawImage>(cam.type, cam.topic, (m) => this.takeImage(slot, m));
-      else on(cam.type, cam.topic, () => undefined); // recorded only: the node does not decode JPEG/PNG
+    for (const [i, cam] of inputs.cameras.entries()) {
+      const slot = this.images[i]!;
+      if (cam.type === INPUT_TYPES.image) on<RawImageMessage>(cam.type, cam.topic, (m) => takeFrame(slot, () => rawToRgb(m)));
+      else on<CompressedImageMessage>(cam.type, cam.topic, (m) => takeFrame(slot, () => compressedToRgb(m)));
     }
   }
 
@@ -151,8 +155,24 @@ export class RobotInputs {
     this.objectsAt = this.clock.now();
   }
 
-  private takeImage(slot: RobotInputs['images'][number], m: RawImage): void {
-    if (m.encoding !== 'rgb8' && m.encoding !== 'bgr8') return;
-    slot.image = { dtype: '|u1', shape: [m.height, m.width, 3], data: m.data };
+}
+
+/** The frame as the policy takes it; a frame that cannot be read keeps the last good one and says why. */
+function takeFrame(slot: CameraSlot, decode: () => RgbImage): void {
+  let rgb: RgbImage;
+  try {
+    rgb = decode();
+  } catch (err) {
+    slot.error = (err as Error).message;
+    return;
   }
+  slot.error = null;
+  if (!slot.size) {
+    slot.image = { dtype: '|u1', shape: [rgb.height, rgb.width, 3], data: rgb.data };
+    return;
+  }
+  const [h, w] = slot.size;
+  // the policy's frame is reused: the observation is encoded before the next frame arrives
+  const out = slot.image?.data.byteLength === h * w * 3 ? slot.image.data : new Uint8Array(h * w * 3);
+  slot.image = { dtype: '|u1', shape: [h, w, 3], data: resizeWithPad(rgb, h, w, out) };
 }

@@ -283,6 +283,7 @@ export class Ros2Node {
         latch: this.latch.reason,
         step: this.step,
         controlHz: this.options.config.control_hz,
+        cameras: Object.fromEntries(this.inputs.images.map((c) => [c.key, { received: c.image !== null, error: c.error }])),
       },
       now,
     );

@@ -1,7 +1,9 @@
 // The node's other inputs and outputs on the in-memory ROS 2 graph (a test double), simulated time:
 // the end-effector pose from a tf2 chain, camera images into the policy's observation, a
 // JointTrajectory for ros2_control, and GripperCommand goals only when the command changes.
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import type { NdArray } from '../../../zinfra/protocol/ndarray.js';
 import type { GripperCommandGoal, JointState, JointTrajectory, TFMessage } from '../../../zinfra/ros2/messages.js';
 import { liberoEncoder } from '../../../zinfra/ros2/libero-encoder.js';
 import { TfChain } from '../../../zinfra/ros2/tf-chain.js';
@@ -58,6 +60,31 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
     expect(await h.node.tick()).toBe('command');
     expect([...h.node.inputs.state.subarray(0, 3)].map((v) => +v.toFixed(6))).toEqual([0.1, 0.2, 0.3]);
     expect(policy.lastKeys).toContain('observation/image');
+  });
+
+  it('decodes a CompressedImage camera and sizes it for the policy, and says on /diagnostics when a frame is unusable', async () => {
+    const policy = new ScriptedPolicy([0.2, 0, 0, 0, 0, 0, -1]);
+    const base = simulatedRobotConfig(TASK);
+    const camera = { key: 'observation/wrist_image', topic: '/wrist/compressed', type: 'sensor_msgs/CompressedImage', size: [6, 6] };
+    const inputs = { ...(base.inputs as object), ee_pose: { type: 'tf2_msgs/TFMessage', parent_frame: 'base', child_frame: 'hand' }, cameras: [camera] };
+    const h = nodeOnMemoryGraph(simulatedRobotConfig(TASK, { critic: 'none', inputs }), policy, 'lockstep');
+    const diagnostics = h.bus.capture<{ status: { name: string; level: number; message: string }[] }>('diagnostic_msgs/DiagnosticArray', '/diagnostics');
+    await h.node.beginEpisode({ recordPath: null });
+    const png = new PNG({ width: 3, height: 3 });
+    png.data = Buffer.alloc(3 * 3 * 4, 255);
+    h.bus.publish('sensor_msgs/CompressedImage', '/wrist/compressed', { header: { stamp, frame_id: 'wrist' }, format: 'png', data: PNG.sync.write(png) });
+    h.bus.publish('tf2_msgs/TFMessage', '/tf', ARM_TF);
+    h.bus.publish('sensor_msgs/JointState', '/joint_states', joints([0, 0]));
+    expect(await h.node.tick()).toBe('command');
+    const frame = policy.last!['observation/wrist_image'] as NdArray<'|u1'>;
+    expect(frame.shape).toEqual([6, 6, 3]);
+    expect(frame.data.every((v) => v === 255)).toBe(true); // a 3×3 white square scaled to fill 6×6
+    h.bus.publish('sensor_msgs/CompressedImage', '/wrist/compressed', { header: { stamp, frame_id: 'wrist' }, format: 'tiff', data: new Uint8Array(4) });
+    h.clock.advance(1000);
+    await h.node.tick();
+    const cam = diagnostics.at(-1)!.status.find((st) => st.name.endsWith('camera observation/wrist_image'))!;
+    expect(cam.level).toBe(1);
+    expect(cam.message).toMatch(/neither JPEG nor PNG/);
   });
 
   it('encodes openpi LIBERO observations: the 8-D state and the prompt, in buffers reused across steps', () => {

@@ -9,8 +9,9 @@ export type ScriptedMode = 'answer' | 'hang' | 'fail';
 export class ScriptedPolicy implements Policy {
   mode: ScriptedMode = 'answer';
   calls = 0;
-  /** The keys of the last observation asked about. */
+  /** The keys of the last observation asked about, and the observation itself. */
   lastKeys: string[] = [];
+  last: Observation | undefined;
   private readonly chunk: Float32Array;
 
   constructor(
@@ -28,6 +29,7 @@ export class ScriptedPolicy implements Policy {
   infer(batch: readonly Observation[]): Promise<PolicyResult[]> {
     this.calls++;
     this.lastKeys = Object.keys(batch[0] ?? {});
+    this.last = batch[0];
     if (this.mode === 'hang') return new Promise(() => undefined);
     if (this.mode === 'fail') return Promise.reject(new PolicyUnavailable('scripted policy server is down'));
     return Promise.resolve(batch.map(() => ({ actions: { dtype: '<f4' as const, shape: [this.horizon, 7], data: this.chunk.slice() }, policyTiming: {} })));
