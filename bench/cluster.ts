@@ -15,7 +15,7 @@ import type { QueueCostSummary } from '../zinfra/queue/queue-costs.js';
 import { parseRedisUrl } from '../zinfra/queue/redis-url.js';
 import { evaluate, planJobs, type EvaluationPlan } from '../zinfra/runtime/evaluation.js';
 import { resolveCriticSpec } from '../zinfra/runtime/open-critic.js';
-import { redisSpent, startOwnRedis } from './redis-process.js';
+import { RedisProcess, redisSpent } from './redis-process.js';
 import { summarize } from './stats.js';
 import { startWorkers } from './worker-processes.js';
 
@@ -65,7 +65,7 @@ interface QueuedRun {
 }
 
 export async function benchCluster(o: ClusterBenchOptions): Promise<ClusterBenchResult> {
-  const own = o.queue ? undefined : await startOwnRedis();
+  const own = o.queue ? undefined : await RedisProcess.start();
   const url = o.queue ?? own!.url;
   const dir = mkdtempSync(join(tmpdir(), 'zetta-cluster-bench-'));
   const commands = new RedisCommands(parseRedisUrl(url));

@@ -2,7 +2,6 @@
 // and the fixtures' action arithmetic.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -100,15 +99,7 @@ export function httpGet(url: string): Promise<{ status: number; body: string }> 
   });
 }
 
-/** A port nothing listens on (bound, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../bench/free-port.js';
 
 /** Runs tests/fixtures/python/openpi_style_client.py and parses its one JSON line. */
 export function runPythonClient(port: number, indices: number[]): Promise<Record<string, any>> {

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomMlp, writeMlpOnnx } from '../../../models/build/mlp-onnx.js';
 import { packagePath } from '../../../zinfra/package-root.js';
-import { RedisHarness } from './redis-harness.js';
+import { RedisProcess } from '../../../bench/redis-process.js';
 import { BIN, WorkerProcess } from './worker-process.js';
 
-let redis: RedisHarness;
+let redis: RedisProcess;
 let workers: WorkerProcess[] = [];
 let dir: string;
 let policy: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-campaign-'));
   policy = join(dir, 'policy.onnx');
   writeMlpOnnx(policy, randomMlp({ inputDim: 8, hidden: [32], horizon: 10, actionDim: 7, seed: 11 }), { inputName: 'observation/state' });
-  redis = await RedisHarness.start();
+  redis = await RedisProcess.start({ fsyncEveryWrite: true });
   workers = [0, 1].map(() => new WorkerProcess(redis.url));
   await Promise.all(workers.map((w) => w.ready()));
 }, 60_000);

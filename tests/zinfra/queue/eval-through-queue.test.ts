@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../../zinfra/package-root.js';
 import { runZetta } from '../../support/zetta-process.js';
-import { RedisHarness } from './redis-harness.js';
+import { RedisProcess } from '../../../bench/redis-process.js';
 import { WorkerProcess } from './worker-process.js';
 
 const TASKS = ['spatial/left_cube_in_bowl', 'object/green_cube_in_bowl'];
@@ -27,7 +27,7 @@ interface Report {
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as Report;
 const successes = (r: Report) => Object.fromEntries(Object.entries(r.tasks).map(([t, v]) => [t, [v.success, v.episodes]]));
 
-let redis: RedisHarness;
+let redis: RedisProcess;
 let workers: WorkerProcess[] = [];
 let dir: string;
 let local: Report;
@@ -41,7 +41,7 @@ async function evaluate(name: string, queue?: string): Promise<Report> {
 beforeAll(async () => {
   if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js'))) throw new Error('the queue tests run the built bin: run `npm run build` first');
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-eval-'));
-  redis = await RedisHarness.start();
+  redis = await RedisProcess.start({ fsyncEveryWrite: true });
   workers = [0, 1, 2].map(() => new WorkerProcess(redis.url));
   const [reference] = await Promise.all([evaluate('local'), ...workers.map((w) => w.ready())]);
   local = reference;

@@ -10,16 +10,17 @@ import { bullConnection, RedisCommands } from '../../../zinfra/queue/connections
 import { KEYS, QUEUE_NAME } from '../../../zinfra/queue/job-schema.js';
 import { parseRedisUrl } from '../../../zinfra/queue/redis-url.js';
 import { runZetta } from '../../support/zetta-process.js';
-import { freePort, RedisHarness } from './redis-harness.js';
+import { freePort } from '../../../bench/free-port.js';
+import { RedisProcess } from '../../../bench/redis-process.js';
 import { WorkerProcess } from './worker-process.js';
 
-let redis: RedisHarness;
+let redis: RedisProcess;
 let dir: string;
 const cleanup: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-errors-'));
-  redis = await RedisHarness.start();
+  redis = await RedisProcess.start({ fsyncEveryWrite: true });
 });
 
 afterAll(async () => {
