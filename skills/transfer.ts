@@ -3,10 +3,10 @@
 // and under the base composed with those skills — and each target reports both figures, the change
 // in the both arm with Wilson intervals and an exact one-sided McNemar p-value over the paired
 // seeds, and whether the skills lifted the critic-alone arm past its cap.
-import { mcnemarOneSided } from '../evolution/gates/mcnemar.js';
+import { discordantPairs, mcnemarOneSided } from '../evolution/gates/mcnemar.js';
 import type { World } from '../sim/world.js';
 import { attribute } from '../zinfra/runtime/attribution.js';
-import { runGovernanceArms, type ArmRun, type ArmsOptions, type ArmsPlan, type GovernanceArms } from '../zinfra/runtime/governance-arms.js';
+import { runGovernanceArms, seedOutcomes, type ArmRun, type ArmsOptions, type ArmsPlan, type GovernanceArms } from '../zinfra/runtime/governance-arms.js';
 import type { EpisodeOutcome } from '../zinfra/runtime/run-episode.js';
 import { wilson, type Rate } from '../zinfra/runtime/success-rate.js';
 import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from './active-skills.js';
@@ -92,7 +92,8 @@ export async function measureTransfer(plan: TransferPlan, progress: TransferProg
     const loaded = composed.skills.tasks[task]!.decisions.filter((d) => d.loaded).map((d) => d.id);
     const a = figures(without.arms, task);
     const b = figures(withSkills.arms, task);
-    const discordant = pairedBoth(without.both, withSkills.both, task);
+    const seeds = without.arms.seeds;
+    const discordant = discordantPairs(seedOutcomes(without.both, task, seeds), seedOutcomes(withSkills.both, task, seeds));
     return {
       task, loaded, without: a, with: b, gain: b.both.rate - a.both.rate, discordant,
       p_value: mcnemarOneSided(discordant.b, discordant.c), critic_alone_within_cap: b.critic_alone.rate <= cap,
@@ -138,18 +139,4 @@ function figures(arms: GovernanceArms, task: string): ArmsFigures {
 function drove(outcomes: readonly EpisodeOutcome[], task: string): Drove {
   const a = attribute(outcomes.filter((o) => o.task === task));
   return { policy_share_in_successes: a.unmodifiedPolicyShareInSuccesses, milestones_during_recovery: a.milestonesDuringRecovery, recoveries: a.recoveries };
-}
-
-/** Discordant seeds of one task's both arm: b = success only with skills, c = only without. */
-function pairedBoth(without: readonly EpisodeOutcome[], withSkills: readonly EpisodeOutcome[], task: string): { b: number; c: number } {
-  const before = new Map(without.filter((o) => o.task === task && o.infraFailure === null).map((o) => [o.seed, o.success]));
-  let b = 0;
-  let c = 0;
-  for (const o of withSkills) {
-    if (o.task !== task || o.infraFailure !== null || !before.has(o.seed)) continue;
-    const was = before.get(o.seed)!;
-    if (o.success && !was) b++;
-    if (!o.success && was) c++;
-  }
-  return { b, c };
 }

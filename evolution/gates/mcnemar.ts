@@ -4,6 +4,22 @@
 // X ~ Binomial(b + c, 1/2). Exact, because held-out sets are small (20 episodes), where the
 // chi-square approximation is badly off.
 
+/** Outcomes at the same seeds, in the same order: 1 success, 0 failure, null none (the pair is dropped). */
+export type PairedOutcomes = readonly (0 | 1 | null)[];
+
+/** The discordant pairs of two paired runs: b = only `after` succeeded, c = only `before`. */
+export function discordantPairs(before: PairedOutcomes, after: PairedOutcomes): { b: number; c: number } {
+  if (before.length !== after.length) throw new RangeError(`paired runs differ in length: ${before.length} vs ${after.length} seeds`);
+  let b = 0;
+  let c = 0;
+  for (let i = 0; i < before.length; i++) {
+    if (before[i] === null || after[i] === null) continue;
+    if (after[i] === 1 && before[i] === 0) b++;
+    if (after[i] === 0 && before[i] === 1) c++;
+  }
+  return { b, c };
+}
+
 /** P(X ≥ b), X ~ Bin(b + c, 1/2); 1 when there are no discordant pairs. */
 export function mcnemarOneSided(b: number, c: number): number {
   if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`mcnemar: counts must be non-negative integers, got b=${b}, c=${c}`);

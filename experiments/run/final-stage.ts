@@ -2,7 +2,7 @@
 // same seeds with every active skill of the store composed onto the default critic where its guard
 // holds, and zero-shot transfer is read off the pair: on each task that a skill loaded for but no
 // campaign ran on, the both arm before (default critic) and after (with the skills), per seed.
-import { mcnemarOneSided } from '../../evolution/gates/mcnemar.js';
+import { discordantPairs, mcnemarOneSided } from '../../evolution/gates/mcnemar.js';
 import { SkillStore } from '../../skills/index.js';
 import { runGovernanceStage, type GovernanceOptions, type GovernanceStageResult } from './governance-stage.js';
 
@@ -57,9 +57,10 @@ function transferOf(before: GovernanceStageResult, after: GovernanceStageResult,
     if (skills.length === 0 || sources.has(task)) continue;
     const conditions: Record<string, TransferCondition> = {};
     for (const condition of Object.keys(after.conditions)) {
-      const was = before.both_by_seed[condition]?.[task] ?? [];
-      const now = after.both_by_seed[condition]?.[task] ?? [];
-      const { b, c } = discordant(was, now);
+      // the same conditions and seeds ran before and after; a condition the first run lacks pairs nothing
+      const now = after.both_by_seed[condition]![task]!;
+      const was = before.both_by_seed[condition]?.[task] ?? now.map(() => null);
+      const { b, c } = discordantPairs(was, now);
       conditions[condition] = {
         before: before.conditions[condition]?.perTask[task]?.both.value ?? Number.NaN,
         after: after.conditions[condition]!.perTask[task]!.both.value,
@@ -73,15 +74,4 @@ function transferOf(before: GovernanceStageResult, after: GovernanceStageResult,
     out[task] = { before: mean((x) => x.before), after: mean((x) => x.after), skills, conditions };
   }
   return out;
-}
-
-function discordant(was: readonly (boolean | null)[], now: readonly (boolean | null)[]): { b: number; c: number } {
-  let b = 0;
-  let c = 0;
-  for (let i = 0; i < Math.min(was.length, now.length); i++) {
-    if (was[i] === null || now[i] === null) continue;
-    if (now[i] && !was[i]) b++;
-    if (!now[i] && was[i]) c++;
-  }
-  return { b, c };
 }

@@ -5,7 +5,8 @@
 // arm and no synergy.
 import { join } from 'node:path';
 import { listTasks, resolvePerturbation } from '../../sim/index.js';
-import { runGovernanceArms, type ArmReport, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { runGovernanceArms, seedOutcomes, type ArmReport, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import type { SeedOutcomes } from '../../zinfra/runtime/paired-bootstrap.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from '../../skills/index.js';
@@ -29,8 +30,8 @@ export interface GovernanceStageResult {
   bundles?: Readonly<Record<string, string>>;
   /** Per perturbation, the both arm's decisions per rule id that caused them, over every episode. */
   interventions: Record<string, Record<string, number>>;
-  /** Per perturbation and task, the both arm's success per seed (null: lost to the infrastructure), for paired comparisons. */
-  both_by_seed: Record<string, Record<string, (boolean | null)[]>>;
+  /** Per perturbation and task, the both arm's outcome per seed (1, 0, null: lost to the infrastructure), for paired comparisons. */
+  both_by_seed: Record<string, Record<string, SeedOutcomes>>;
   /** What made the stage fail, with its figures (empty when ok). */
   problems: string[];
   ok: boolean;
@@ -52,7 +53,8 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
   const conditions: Record<string, GovernanceArms> = {};
   const fired: Record<string, SkillFiring[]> = {};
   const interventions: Record<string, Record<string, number>> = {};
-  const bothBySeed: Record<string, Record<string, (boolean | null)[]>> = {};
+  const bothBySeed: Record<string, Record<string, SeedOutcomes>> = {};
+  const seeds = Array.from({ length: o.episodes }, (_, i) => o.firstSeed + i);
   for (const condition of o.conditions) {
     conditions[condition] = await runGovernanceArms(
       {
@@ -75,7 +77,7 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
         onArmDone: (run, r) => {
           if (run.arm !== 'both') return;
           interventions[condition] = ruleFirings(r.outcomes);
-          bothBySeed[condition] = successBySeed(r.outcomes, tasks, o.firstSeed, o.episodes);
+          bothBySeed[condition] = Object.fromEntries(tasks.map((t) => [t, seedOutcomes(r.outcomes, t, seeds)]));
           if (composed) fired[condition] = skillFirings(composed.skills, r.outcomes);
         },
         onEpisode: (_run, _e, done, total) => o.onProgress(condition, done, total),
@@ -108,16 +110,6 @@ function ruleFirings(outcomes: readonly EpisodeOutcome[]): Record<string, number
   const total: Record<string, number> = {};
   for (const o of outcomes) for (const [rule, n] of Object.entries(o.firings)) total[rule] = (total[rule] ?? 0) + n;
   return total;
-}
-
-function successBySeed(outcomes: readonly EpisodeOutcome[], tasks: readonly string[], firstSeed: number, episodes: number): Record<string, (boolean | null)[]> {
-  const out: Record<string, (boolean | null)[]> = Object.fromEntries(tasks.map((t) => [t, new Array<boolean | null>(episodes).fill(null)]));
-  for (const o of outcomes) {
-    const row = out[o.task];
-    const i = o.seed - firstSeed;
-    if (row && i >= 0 && i < episodes) row[i] = o.infraFailure === null ? o.success : null;
-  }
-  return out;
 }
 
 /** Every evaluation behind the arms, named: policy alone, each control under the critic, both. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mcnemarOneSided } from '../../evolution/index.js';
+import { discordantPairs } from '../../evolution/gates/mcnemar.js';
 
 // Reference values: P(X ≥ b) for X ~ Binomial(b + c, 1/2), as scipy.stats.binomtest(b, b + c, 0.5,
 // alternative='greater').pvalue gives them; the fractions are exact.
@@ -35,5 +36,12 @@ describe('exact one-sided McNemar', () => {
   it('rejects counts that are not non-negative integers', () => {
     expect(() => mcnemarOneSided(-1, 2)).toThrow(RangeError);
     expect(() => mcnemarOneSided(1.5, 2)).toThrow(RangeError);
+  });
+});
+
+describe('discordant pairs of two paired runs', () => {
+  it('counts the seeds where only one run succeeded, dropping pairs without an outcome', () => {
+    expect(discordantPairs([1, 0, 0, 1, null, 0], [1, 1, 1, 0, 1, null])).toEqual({ b: 2, c: 1 });
+    expect(() => discordantPairs([1, 0], [1])).toThrow(RangeError);
   });
 });

@@ -137,9 +137,9 @@ export function combineArms(
   const controlResults = results.slice(1, -1);
   const seeds = Array.from({ length: plan.episodesPerTask }, (_, i) => plan.firstSeed + i);
   const samples: TaskSamples[] = plan.tasks.map((task) => ({
-    policy: seedOutcomes(policyAlone, task, seeds),
-    controls: controlResults.map((r) => seedOutcomes(r, task, seeds)),
-    both: seedOutcomes(both, task, seeds),
+    policy: seedOutcomes(policyAlone.outcomes, task, seeds),
+    controls: controlResults.map((r) => seedOutcomes(r.outcomes, task, seeds)),
+    both: seedOutcomes(both.outcomes, task, seeds),
   }));
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.bootstrapSeed ?? DEFAULT_BOOTSTRAP_SEED;
@@ -187,9 +187,10 @@ function armPlan(plan: ArmsPlan, run: ArmRun): EvaluationPlan {
 }
 
 /** The task's outcomes in seed order: 1 success, 0 failure, null for an infrastructure failure. */
-function seedOutcomes(r: EvaluationResult, task: string, seeds: readonly number[]): SeedOutcomes {
+/** One task's outcome at each seed, in order (null: lost to the infrastructure); every seed must have run. */
+export function seedOutcomes(outcomes: readonly EpisodeOutcome[], task: string, seeds: readonly number[]): SeedOutcomes {
   const bySeed = new Map<number, EpisodeOutcome>();
-  for (const o of r.outcomes) if (o.task === task) bySeed.set(o.seed, o);
+  for (const o of outcomes) if (o.task === task) bySeed.set(o.seed, o);
   return seeds.map((s) => {
     const o = bySeed.get(s);
     if (!o) throw new RangeError(`no episode of ${task} at seed ${s}`);
