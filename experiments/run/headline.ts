@@ -35,7 +35,7 @@ export function headline(r: RunReport, reportPath: string): RunHeadline | undefi
     critic_alone_macro: meanOf(before, (a) => a.macro.critic.value),
     critic_macro: meanOf(before, (a) => a.macro.both.value),
     final_macro: meanOf(after, (a) => a.macro.both.value),
-    synergy: meanOf(after, (a) => a.macro.synergy.value),
+    synergy: finalArms.mean_synergy,
     transfer,
     policy_action_share: shareInSuccesses(after.map((a) => a.arms.both.attribution)),
     report: reportPath,

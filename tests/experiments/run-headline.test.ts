@@ -22,7 +22,9 @@ function arms(policy: number, critic: number, both: number, successSteps: number
 }
 
 function stage(conditions: Record<string, GovernanceArms>): GovernanceStageResult {
-  return { policy: 'embedded', critic: 'default', episodes_per_task: 1, conditions, mean_synergy: 0, infra_failures: 0, infra_retries: 0, interventions: { x: { hand_blocked: 3 } }, both_by_seed: {}, problems: [], ok: true };
+  const arms = Object.values(conditions);
+  const meanSynergy = arms.reduce((sum, a) => sum + a.macro.synergy.value, 0) / arms.length; // as the stage computes it
+  return { policy: 'embedded', critic: 'default', episodes_per_task: 1, conditions, mean_synergy: meanSynergy, infra_failures: 0, infra_retries: 0, interventions: { x: { hand_blocked: 3 } }, both_by_seed: {}, problems: [], ok: true };
 }
 
 describe('the headline of a run', () => {
