@@ -193,7 +193,8 @@ export class InferenceBatchScheduler {
 
   /** When a partial batch leaves: maxWaitMs after its oldest request, later if clients are expected back. */
   private leaveAt(bucket: Bucket, now: number): number {
-    const oldest = Math.min(...bucket.queue.map((p) => p.enqueuedAt));
+    let oldest = Infinity; // the queue is ordered by priority and deadline, not by arrival
+    for (const p of bucket.queue) if (p.enqueuedAt < oldest) oldest = p.enqueuedAt;
     const byMaxWait = oldest + this.options.maxWaitMs;
     if (!this.fill || bucket.queue.length >= this.fill.target(this.options.maxBatch, bucket.backend.runningRequests, now)) return byMaxWait;
     return Math.max(byMaxWait, Math.max(bucket.backend.freeSince, oldest) + this.fill.waitMs());
