@@ -3,18 +3,13 @@
 // frames and shapes for Foxglove's 3-D panel (foxglove-scene.ts); JSON-encoded, in zstd-compressed
 // chunks. Log times count from the episode's start, one control period per step.
 //
-// append() never blocks the control loop: writes are chained in order behind it. The file is written
-// as `<path>.partial` and renamed on close, so a crash leaves a visibly incomplete episode, never a
-// truncated one that passes for complete.
-import { open, rename, type FileHandle } from 'node:fs/promises';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { McapWriter } from '@mcap/core';
-import { compressChunk, compressionReady } from './chunk-compression.js';
+// append() never blocks the control loop: writes are chained in order behind it, and the file is
+// `<path>.partial` until close() (mcap-file.ts).
+import type { McapWriter } from '@mcap/core';
 import type { EpisodeHeader, EpisodeSummary, StepRecord } from './episode-record.js';
 import { featureFields, featureFieldsSchema } from './feature-fields.js';
 import { FRAME_TRANSFORMS_SCHEMA, SCENE_UPDATE_SCHEMA, frameTransforms, sceneEntities } from './foxglove-scene.js';
-import { FileWritable } from './file-writable.js';
+import { McapFile } from './mcap-file.js';
 
 export const CHANNELS = {
   observation: '/zetta/observation',
@@ -55,65 +50,43 @@ const json = (v: unknown) =>
   encoder.encode(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array, compact) : typeof x === 'number' ? compact(x) : x)));
 
 export class EpisodeWriter {
-  private tail: Promise<void>;
   private channelIds: Record<ChannelKey, number> | undefined;
-  private failed: Error | undefined;
   private closed = false;
+  private readonly writer: McapWriter;
 
   private constructor(
-    readonly path: string,
-    private readonly fh: FileHandle,
-    private readonly writer: McapWriter,
+    private readonly file: McapFile,
     private readonly nsPerStep: bigint,
     private readonly header: EpisodeHeader,
   ) {
-    this.tail = this.begin(header);
+    this.writer = file.writer;
+    file.enqueue(() => this.begin(header));
   }
 
   static async create(path: string, header: EpisodeHeader): Promise<EpisodeWriter> {
-    mkdirSync(dirname(path), { recursive: true });
-    await compressionReady();
-    const fh = await open(`${path}.partial`, 'w');
-    const writer = new McapWriter({ writable: new FileWritable(fh), chunkSize: 256 * 1024, compressChunk });
-    return new EpisodeWriter(path, fh, writer, BigInt(Math.round(1e9 / header.controlHz)), header);
+    return new EpisodeWriter(await McapFile.open(path), BigInt(Math.round(1e9 / header.controlHz)), header);
+  }
+
+  get path(): string {
+    return this.file.path;
   }
 
   /** Queues one step; returns at once. A write failure surfaces at close(). */
   append(step: StepRecord): void {
     if (this.closed) throw new Error(`episode ${this.path} is already closed`);
-    this.enqueue(() => this.writeStep(step));
+    this.file.enqueue(() => this.writeStep(step));
   }
 
   /** Writes the summary, finishes the file and renames it into place. */
   async close(summary: EpisodeSummary): Promise<void> {
     this.closed = true;
-    this.enqueue(async () => {
-      await this.writer.addMetadata({ name: 'zetta.episode.summary', metadata: new Map([['json', JSON.stringify(summary)]]) });
-      await this.writer.end();
-    });
-    await this.tail;
-    await this.fh.close();
-    if (this.failed) throw this.failed;
-    await rename(`${this.path}.partial`, this.path);
+    await this.file.finish(() => this.writer.addMetadata({ name: 'zetta.episode.summary', metadata: new Map([['json', JSON.stringify(summary)]]) }));
   }
 
   /** Ends the file without a summary (the run was interrupted); it stays a `.partial`. */
   async abandon(): Promise<void> {
     this.closed = true;
-    this.enqueue(() => this.writer.end());
-    await this.tail;
-    await this.fh.close();
-  }
-
-  private enqueue(job: () => Promise<void>): void {
-    this.tail = this.tail.then(async () => {
-      if (this.failed) return;
-      try {
-        await job();
-      } catch (err) {
-        this.failed = err as Error;
-      }
-    });
+    await this.file.abandon();
   }
 
   private async begin(header: EpisodeHeader): Promise<void> {
