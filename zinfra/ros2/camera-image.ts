@@ -102,10 +102,14 @@ export function resizeWithPad(img: RgbImage, height: number, width: number, out:
       const x1 = Math.min(img.width - 1, x0 + 1);
       const fx = sx - x0;
       const o = ((top + y) * width + left + x) * 3;
-      for (let c = 0; c < 3; c++) {
-        const at = (yy: number, xx: number) => img.data[(yy * img.width + xx) * 3 + c]!;
-        const v = (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) + fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1));
-        out[o + c] = Math.round(v);
+      const a = (y0 * img.width + x0) * 3; // the four neighbours' first bytes
+      const b = (y0 * img.width + x1) * 3;
+      const c = (y1 * img.width + x0) * 3;
+      const d = (y1 * img.width + x1) * 3;
+      for (let k = 0; k < 3; k++) {
+        const src = img.data;
+        const v = (1 - fy) * ((1 - fx) * src[a + k]! + fx * src[b + k]!) + fy * ((1 - fx) * src[c + k]! + fx * src[d + k]!);
+        out[o + k] = Math.round(v);
       }
     }
   }
