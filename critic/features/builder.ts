@@ -54,6 +54,10 @@ export class FrameBuilder {
   private hasExecuted = false;
   private hasOlder = false;
   private prevWidth = Number.NaN;
+  /** Since close was commanded, the closing fingers settled on something (wider than empty). */
+  private held = false;
+  /** The fingers have moved toward closed since close was commanded (it has landed, lag or not). */
+  private closingSeen = false;
 
   private readonly flips: Uint8Array;
   private readonly reversals: Uint8Array;
@@ -101,6 +105,7 @@ export class FrameBuilder {
     this.frame.clear();
     this.hasPrev = this.hasExecuted = this.hasOlder = this.wasInRecovery = false;
     this.olderGripper = this.prevWidth = Number.NaN;
+    this.held = this.closingSeen = false;
     this.flips.fill(0);
     this.reversals.fill(0);
     this.ringHead = this.ringCount = this.posHead = this.posCount = 0;
@@ -252,7 +257,14 @@ export class FrameBuilder {
     const known = !Number.isNaN(closeCmd) && !Number.isNaN(rate);
     v[s.closing] = known ? (closeCmd === 1 && rate < -this.o.gripperSettleM ? 1 : 0) : Number.NaN;
     v[s.closed] = known ? (closeCmd === 1 && settled ? 1 : 0) : Number.NaN;
-    v[s.closedEmpty] = known ? (closeCmd === 1 && settled && width < this.o.emptyWidthM ? 1 : 0) : Number.NaN;
+    const closedEmpty = closeCmd === 1 && settled && width < this.o.emptyWidthM;
+    v[s.closedEmpty] = known ? (closedEmpty ? 1 : 0) : Number.NaN;
+    // An open command ends a grasp; closing fingers that settle wider than empty hold something.
+    // Fingers still wide open before a lagging close lands hold nothing.
+    if (closeCmd !== 1) this.held = this.closingSeen = false;
+    else if (rate < -this.o.gripperSettleM) this.closingSeen = true;
+    else if (settled && width >= this.o.emptyWidthM && this.closingSeen) this.held = true;
+    v[s.gripLost] = known ? (closedEmpty && this.held ? 1 : 0) : Number.NaN;
     this.prevWidth = width;
   }
 

@@ -72,6 +72,7 @@ const DERIVED: readonly Row[] = [
   ['derived.gripper_closing', 'bool', 'boolean', 'close commanded and the fingers are still closing'],
   ['derived.gripper_closed', 'bool', 'boolean', 'close commanded and the fingers have settled'],
   ['derived.gripper_closed_empty', 'bool', 'boolean', 'gripper_closed with the fingers (almost) touching: closed on nothing'],
+  ['derived.grip_lost', 'bool', 'boolean', 'closed on nothing after holding something, close commanded throughout: the object slipped or was knocked out of the hand'],
   ['derived.gripper_flips', 'count', 'number', 'sign flips of the executed gripper command over the window (chattering)'],
   ['derived.motion_reversals', 'count', 'number', 'executed translations reversing direction over the window (oscillation)'],
   ['derived.net_motion', 'm', 'number', 'end-effector displacement across the window (progress)'],

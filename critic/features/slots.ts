@@ -38,6 +38,7 @@ export class FrameSlots {
   readonly closing = at('derived.gripper_closing');
   readonly closed = at('derived.gripper_closed');
   readonly closedEmpty = at('derived.gripper_closed_empty');
+  readonly gripLost = at('derived.grip_lost');
   readonly gripperFlips = at('derived.gripper_flips');
   readonly motionReversals = at('derived.motion_reversals');
   readonly netMotion = at('derived.net_motion');

@@ -99,6 +99,25 @@ describe('FrameBuilder', () => {
     expect(f.get('derived.gripper_closing')).toBe(0);
   });
 
+  it('a grip that held something and then closed on nothing is lost; one that never held is not, and opening ends the grasp', () => {
+    const b = new FrameBuilder({ privileged: false });
+    const close = act(0, 0, 0, 1);
+    const open = act(0, 0, 0, -1);
+    const lost = (q: number, a = close) => b.fill(state(0, 0, 0.15, q), a, null, false).get('derived.grip_lost');
+    // closes on nothing: empty, but never held (the first step has no history)
+    expect([lost(0.01), lost(0.001), lost(0.001), lost(0.001)]).toEqual([Number.NaN, 0, 0, 0]);
+    expect(b.frame.get('derived.gripper_closed_empty')).toBe(1);
+    // opens, closes on an object (settles at 2 cm and holds it), then the object is knocked out
+    lost(0.04, open);
+    expect([lost(0.04), lost(0.02), lost(0.02), lost(0.001), lost(0.001)]).toEqual([0, 0, 0, 0, 1]);
+    // a close that lands late: the fingers stay open and settled first, then close on nothing
+    lost(0.04, open);
+    expect([lost(0.04), lost(0.04), lost(0.04), lost(0.02), lost(0.001), lost(0.001)]).toEqual([0, 0, 0, 0, 0, 0]);
+    // opening ends it; closing on nothing again is plain empty
+    lost(0.001, open);
+    expect([lost(0.001), lost(0.001)]).toEqual([0, 0]);
+  });
+
   it('angular speed goes through quaternions (no jump across ±π)', () => {
     expect(relativeRotationAngle(0, 0, 0, 0, 0, 0.1)).toBeCloseTo(0.1);
     expect(relativeRotationAngle(0, 0, Math.PI - 0.01, 0, 0, -(Math.PI - 0.01))).toBeCloseTo(0.02, 6);

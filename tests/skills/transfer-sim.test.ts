@@ -1,5 +1,6 @@
 // The third loop end to end in the real simulator, through bin/zetta.js: a campaign on
-// spatial/right_cube_on_plate under disturbance promotes a repair straight into a skill store
+// spatial/right_cube_on_plate under disturbance, starting from the default bundle without its
+// `grip_lost` rule (the repair this campaign found before that rule was shipped), promotes a repair straight into a skill store
 // (`zetta evolve --promote-to`), an operator approves it, and `zetta skills transfer` measures it on
 // spatial/front_cube_in_bowl, a task no skill came from, at the same seeds with and without it. The
 // skill must lift the both arm by ≥ 10 points while the critic-alone control with the same skill
@@ -7,6 +8,7 @@
 // the policy's own work: its actions most of their steps, no milestone reached while a recovery
 // drove. Seeded: deterministic.
 import { execFile } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +22,17 @@ async function zetta(...args: string[]): Promise<string> {
   return stdout.trim().split('\n').at(-1)!;
 }
 
+/** The shipped default bundle without one of its rules: the bundle a campaign has a repair to find in. */
+function defaultWithout(dir: string, ruleId: string): string {
+  const out = join(dir, `default-without-${ruleId}`);
+  cpSync(packagePath('critic', 'bundles', 'default'), out, { recursive: true });
+  const file = join(out, 'rules.json');
+  const rules = JSON.parse(readFileSync(file, 'utf8')) as { rules: Array<{ id: string }> };
+  rules.rules = rules.rules.filter((r) => r.id !== ruleId);
+  writeFileSync(file, JSON.stringify(rules));
+  return out;
+}
+
 interface Figures { both: { rate: number }; critic_alone: { rate: number; control: string } }
 interface Drove { policy_share_in_successes: number; milestones_during_recovery: number }
 interface Transfer { targets: { task: string; loaded: string[]; without: Figures; with: Figures; gain: number; p_value: number; critic_alone_within_cap: boolean; drove: { with: Drove } }[] }
@@ -28,7 +41,8 @@ describe('a skill promoted on one task, on a task no campaign used (real simulat
   it('lifts the governed policy by ≥ 10 points there, and not the critic alone', async () => {
     const dir = tmp('zetta-transfer-');
     const db = join(dir, 'skills.db');
-    const pool = ['--workers', '2', '--envs-per-worker', '4'];
+    const base = defaultWithout(dir, 'grip_lost');
+    const pool = ['--workers', '2', '--envs-per-worker', '4', '--critic', base];
     const campaign = JSON.parse(await zetta(
       'evolve', '--suite', 'spatial', '--task', 'spatial/right_cube_on_plate', '--perturb', 'disturbance', '--dev-episodes', '30', '--generations', '1',
       '--confirm-seeds', 'none', '--root', join(dir, 'campaign'), '--promote-to', db, '--json', ...pool,
