@@ -26,6 +26,12 @@ export const BundleManifestSchema = z.strictObject({
   rules: z.string().min(1),
   recoveries: z.string().min(1),
   during_recovery: z.enum(['ignore', 'preempt_safety', 'queue']).default(DEFAULT_DURING_RECOVERY),
+  /**
+   * Before the policy is asked for a fresh chunk, hold while commanded motion is still in flight
+   * (`derived.motion_in_flight`, from the lag the critic measures), so the chunk is planned from
+   * where the hand really is. Off when absent.
+   */
+  wait_out_lag: z.boolean().optional(),
 });
 export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 

@@ -12,6 +12,7 @@
 import { ACTION_DIM, GRIPPER_INDEX, ROT_SCALE_RAD, STATE_DIM, TRANS_SCALE_M } from '../action.js';
 import { FeatureFrame } from './frame.js';
 import { CRITIC_ONLY_LAYOUT, type FeatureLayout } from './layout.js';
+import { ActuationLag } from './actuation-lag.js';
 import { relativeRotationAngle } from './rotation.js';
 import { FrameSlots } from './slots.js';
 import { WorldFeatureReader, type WorldFeatureInput } from './world-reader.js';
@@ -45,6 +46,8 @@ export class FrameBuilder {
   private readonly s = new FrameSlots();
   private readonly o: Required<Omit<FrameBuilderOptions, 'layout'>>;
   private readonly world: WorldFeatureReader;
+  private readonly lag = new ActuationLag();
+  private readonly landing = new Float64Array(3);
 
   private readonly prevState = new Float64Array(STATE_DIM);
   private readonly executed = new Float64Array(ACTION_DIM);
@@ -106,6 +109,7 @@ export class FrameBuilder {
     this.hasPrev = this.hasExecuted = this.hasOlder = this.wasInRecovery = false;
     this.olderGripper = this.prevWidth = Number.NaN;
     this.held = this.closingSeen = false;
+    this.lag.reset();
     this.flips.fill(0);
     this.reversals.fill(0);
     this.ringHead = this.ringCount = this.posHead = this.posCount = 0;
@@ -134,6 +138,16 @@ export class FrameBuilder {
     this.hasPrev = this.hasExecuted = true;
     this.step++;
     return this.frame;
+  }
+
+  /**
+   * Translation (m) commanded but not yet visible in the state as of the next observation: what a
+   * chunk planned then would plan again. 0 on a robot without measured lag.
+   */
+  motionInFlight(): number {
+    if (!this.hasExecuted) return 0;
+    const e = this.executed;
+    return this.lag.inFlightAfter(Math.hypot(e[0]!, e[1]!, e[2]!) * TRANS_SCALE_M);
   }
 
   /** The action actually sent to the env this step (after governor, recovery and envelope). */
@@ -165,12 +179,25 @@ export class FrameBuilder {
     const s = this.s;
     if (!this.hasPrev || !this.hasExecuted) {
       v[s.prevTransM] = v[s.realizedM] = v[s.dirCos] = v[s.ratio] = v[s.stalled] = Number.NaN;
+      v[s.actuationLag] = Number.NaN;
+      v[s.motionInFlight] = 0;
       v[s.stalledSteps] = 0;
       return;
     }
     const e = this.executed;
-    const cx = e[0]! * TRANS_SCALE_M, cy = e[1]! * TRANS_SCALE_M, cz = e[2]! * TRANS_SCALE_M;
     const rx = state[0]! - this.prevState[0]!, ry = state[1]! - this.prevState[1]!, rz = state[2]! - this.prevState[2]!;
+    this.lag.observe(e[0]! * TRANS_SCALE_M, e[1]! * TRANS_SCALE_M, e[2]! * TRANS_SCALE_M, rx, ry, rz);
+    v[s.actuationLag] = this.lag.steps;
+    v[s.motionInFlight] = this.lag.inFlight();
+    // The motion is compared with the command landing now: on a lagging robot, the one sent
+    // actuation_lag steps before the last (a non-finite proposal stays unknown).
+    let cx = e[0]! * TRANS_SCALE_M, cy = e[1]! * TRANS_SCALE_M, cz = e[2]! * TRANS_SCALE_M;
+    if (Number.isFinite(cx + cy + cz)) {
+      const l = this.lag.landing(this.landing);
+      cx = l[0]!;
+      cy = l[1]!;
+      cz = l[2]!;
+    }
     const cmd = Math.hypot(cx, cy, cz);
     const real = Math.hypot(rx, ry, rz);
     v[s.prevTransM] = cmd;

@@ -76,6 +76,8 @@ const DERIVED: readonly Row[] = [
   ['derived.gripper_flips', 'count', 'number', 'sign flips of the executed gripper command over the window (chattering)'],
   ['derived.motion_reversals', 'count', 'number', 'executed translations reversing direction over the window (oscillation)'],
   ['derived.net_motion', 'm', 'number', 'end-effector displacement across the window (progress)'],
+  ['derived.actuation_lag', 'steps', 'number', 'how many steps later than the next observation executed commands move the hand, measured online (NaN until measured)'],
+  ['derived.motion_in_flight', 'm', 'number', 'translation commanded in the last actuation_lag steps, not yet visible in the state'],
 ];
 
 function rows(source: FeatureSource, table: readonly Row[]): FeatureSpec[] {

@@ -42,4 +42,6 @@ export class FrameSlots {
   readonly gripperFlips = at('derived.gripper_flips');
   readonly motionReversals = at('derived.motion_reversals');
   readonly netMotion = at('derived.net_motion');
+  readonly actuationLag = at('derived.actuation_lag');
+  readonly motionInFlight = at('derived.motion_in_flight');
 }

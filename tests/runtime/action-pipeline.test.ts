@@ -41,6 +41,22 @@ describe('ActionPipeline', () => {
     expect(p.stats.requests).toBe(3);
   });
 
+  it('says when the next call asks the policy for a fresh chunk: nothing queued, nothing in flight', async () => {
+    const policy = new ManualPolicy();
+    const p = new ActionPipeline(policy.requester, opts({ executeSteps: 2, prefetchThreshold: 1, mode: 'realtime' }));
+    p.begin();
+    expect(p.chunkDue).toBe(true);
+    await p.next(OBS, 0); // asked: in flight
+    expect(p.chunkDue).toBe(false);
+    await policy.answer(chunk(0));
+    await p.next(OBS, 1);
+    expect(p.chunkDue).toBe(false); // one queued
+    await p.next(OBS, 2); // the last one; the prefetch threshold asked again
+    expect(p.chunkDue).toBe(false);
+    p.invalidate();
+    expect(p.chunkDue).toBe(true);
+  });
+
   it('prefetches at the threshold and skips the actions already in the past when the chunk lands', async () => {
     const policy = new ManualPolicy();
     const p = new ActionPipeline(policy.requester, opts({ prefetchThreshold: 4, mode: 'realtime' }));

@@ -92,9 +92,12 @@ export class Ros2Node {
       mode: options.timing,
       now: () => clock.now(),
     });
-    this.ask = async (o, step, fresh) => {
-      if (fresh) this.pipeline.invalidate();
-      return this.pipeline.next(this.encode(o), step);
+    this.ask = {
+      next: async (o, step, fresh) => {
+        if (fresh) this.pipeline.invalidate();
+        return this.pipeline.next(this.encode(o), step);
+      },
+      chunkDue: () => this.pipeline.chunkDue,
     };
   }
 

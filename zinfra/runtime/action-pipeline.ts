@@ -86,6 +86,11 @@ export class ActionPipeline {
     return this.length;
   }
 
+  /** The next call asks the policy for a fresh chunk: none queued, none in flight. */
+  get chunkDue(): boolean {
+    return this.length === 0 && this.inFlight === undefined;
+  }
+
   /** Starts an episode: drops what is queued and disowns any request in flight. */
   begin(): void {
     this.generation++;

@@ -6,8 +6,13 @@ import type { Observation as EnvObservation } from '../../sim/env.js';
 import type { ActionSource } from '../../critic/step-records.js';
 import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime } from './critic-runtime.js';
 
-/** Asks the action pipeline for this step's action; `fresh` drops the queued chunk first. */
-export type AskPolicy = (obs: EnvObservation, step: number, fresh: boolean) => Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
+/** The action pipeline as the step sees it. */
+export interface AskPolicy {
+  /** This step's action; `fresh` drops the queued chunk first. */
+  next(obs: EnvObservation, step: number, fresh: boolean): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
+  /** The next call asks the policy for a fresh chunk (none queued, none in flight). */
+  chunkDue(): boolean;
+}
 
 export const EMPTY_ACTION = new Float32Array(0);
 
@@ -25,7 +30,8 @@ export interface Chosen {
 
 /**
  * Steps 1–2 of DESIGN's control step: the policy's a_t from the pipeline (not asked while a recovery
- * drives: its chunk would be stale), then, with a critic, rules → governor → (execute | clamp | hold
+ * drives: its chunk would be stale; nor, when the bundle waits out a lag, while motion commanded
+ * before a chunk boundary is still in flight: the loop holds instead), then, with a critic, rules → governor → (execute | clamp | hold
  * | recovery) → envelope. Returns false when the critic aborts the episode.
  */
 export async function chooseAction(
@@ -40,8 +46,9 @@ export async function chooseAction(
   out.fromChunk = false;
   out.reentered = false;
   out.source = 'recovery';
-  if (!critic?.recovering) {
-    const next = await ask(obs, step, false);
+  // Waiting out a lag: the fresh chunk is asked for once the motion in flight has landed.
+  if (!critic?.recovering && !(critic?.waitsOutLag() && ask.chunkDue())) {
+    const next = await ask.next(obs, step, false);
     out.proposed = next.action;
     out.fromChunk = next.source === 'chunk';
     out.source = out.fromChunk ? 'policy' : 'hold';
@@ -55,7 +62,7 @@ export async function chooseAction(
   if (code === STEP_REENTER) {
     // Re-entry contract: the chunk was planned before the recovery moved the robot; drop it and
     // execute the first action of a fresh one, planned from this observation.
-    const fresh = await ask(obs, step, true);
+    const fresh = await ask.next(obs, step, true);
     out.proposed = fresh.action;
     out.fromChunk = fresh.source === 'chunk';
     critic.resume(out.proposed);

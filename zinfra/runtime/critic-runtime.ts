@@ -24,6 +24,13 @@ export const STEP_HOLD = 2;
 export const STEP_REENTER = 3;
 /** End the episode now (a rule or a program asked to abort). Nothing is executed. */
 export const STEP_ABORT = 4;
+/** What the firings call the holds that wait out a lag (manifest `wait_out_lag`; not a rule). */
+export const WAIT_OUT_LAG = 'wait_out_lag';
+/**
+ * Motion in flight below this (m) is not worth a hold: a chunk planned a few centimetres short
+ * corrects itself within the chunk, while every hold costs the episode a step of its budget.
+ */
+const MIN_MOTION_IN_FLIGHT_M = 0.03;
 export type StepCode = typeof STEP_POLICY | typeof STEP_RECOVERY | typeof STEP_HOLD | typeof STEP_REENTER | typeof STEP_ABORT;
 
 export interface CriticRuntimeOptions {
@@ -60,6 +67,8 @@ export class CriticRuntime {
   private trigger = -1;
   /** The program started last (named in the re-entry record). */
   private lastProgram: string | null = null;
+  /** This step holds to wait out an actuation lag (the policy was not asked). */
+  private waitingOutLag = false;
 
   constructor(readonly options: CriticRuntimeOptions) {
     const { bundle } = options;
@@ -90,6 +99,16 @@ export class CriticRuntime {
   }
 
   /**
+   * At a chunk boundary: hold this step instead of asking the policy, because the bundle waits out
+   * a lag and motion commanded earlier has not shown in the state yet (a chunk planned now would
+   * plan it again). Each hold lets one command land, so the wait ends by itself.
+   */
+  waitsOutLag(): boolean {
+    if (!this.options.bundle.manifest.wait_out_lag || this.executor.running) return false;
+    return this.builder.motionInFlight() >= MIN_MOTION_IN_FLIGHT_M;
+  }
+
+  /**
    * Features → rules → governor → (execute | clamp | hold | recovery). `proposed` is the policy's
    * a_t, or null while a recovery drives (the critic then sees "hold" as the proposal).
    */
@@ -99,6 +118,9 @@ export class CriticRuntime {
       writeHold(this.idle, this.envelope.gripper);
       a = this.idle;
     }
+    // the policy is asked every step but while a recovery drives or while a lag is waited out
+    this.waitingOutLag = proposed === null && !this.executor.running;
+    if (this.waitingOutLag) count(this.firings, WAIT_OUT_LAG);
     const frame = this.builder.fill(state, a, features, this.executor.running);
     const result = this.critic.evaluate(frame);
     const d = this.governor.decide(result, this.executor.runningId);
@@ -144,10 +166,12 @@ export class CriticRuntime {
       proposals.push({ ruleId: p.ruleId, proposal: p.action === 'recovery' ? p.recovery! : p.action, priority: p.priority, safety: p.safety });
     }
     const d = this.decision;
-    const kind = reentered ? 'reenter' : (d?.kind ?? 'execute');
+    const decided = d?.kind ?? 'execute';
+    const kind = reentered ? 'reenter' : this.waitingOutLag && decided === 'execute' ? 'hold' : decided;
     const recovery = reentered ? this.lastProgram : (d?.recovery ?? null);
     const reasons: string[] = [];
     if (d?.cause) reasons.push(`rule ${d.cause.ruleId}${d.fromQueue ? ' (queued while a recovery ran)' : ''}`);
+    if (this.waitingOutLag) reasons.push('waiting out the actuation lag before a fresh chunk');
     if (reentered) reasons.push(`recovery ${this.executor.outcome}`);
     if (this.envelope.lastHits) reasons.push(`envelope ${limitNames(this.envelope.lastHits).join('+')}`);
     return { proposals, decision: { kind, ...(recovery ? { recovery } : {}), ...(reasons.length ? { reason: reasons.join('; ') } : {}) } };

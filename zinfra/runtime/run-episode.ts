@@ -125,12 +125,15 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   critic?.reset();
   // The critic's frame builder keeps privileged features out unless the run authorizes them.
   const features = () => env.features();
-  const ask: AskPolicy = async (o, step, fresh) => {
-    if (fresh) pipeline.invalidate(); // drop the queued actions and any request in flight
-    const asked = performance.now();
-    const next = await pipeline.next(toPolicy(o, spec.task), step);
-    options.onDecision?.(performance.now() - asked, next.source);
-    return next;
+  const ask: AskPolicy = {
+    async next(o, step, fresh) {
+      if (fresh) pipeline.invalidate(); // drop the queued actions and any request in flight
+      const asked = performance.now();
+      const next = await pipeline.next(toPolicy(o, spec.task), step);
+      options.onDecision?.(performance.now() - asked, next.source);
+      return next;
+    },
+    chunkDue: () => pipeline.chunkDue,
   };
   const chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, fromChunk: false, reentered: false };
   let obs = reset.obs;

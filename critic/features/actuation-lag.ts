@@ -1,0 +1,104 @@
+// How late the robot's commands land, measured online from what the critic already sees: the
+// translations it executed and the hand's displacement since. A robot whose commands take effect
+// steps later (an actuation or sensing delay) has motion "in flight" at every moment: commanded,
+// not yet visible in the state. A chunk planned from that state plans that motion again; the
+// runtime can wait it out before asking (manifest `wait_out_lag`).
+//
+// Lag k (1: a command moves the hand by the next observation) is the k at which the command sent
+// k steps ago best predicts this step's displacement: argmax_k of a decayed Σ e_{t−k} · (p_t − p_{t−1}).
+// The offline twin over recorded episodes is evolution/diagnosis/actuation-lag.ts.
+
+/** Largest lag looked for, in control steps (the recovery schema compensates up to 8). */
+export const MAX_LAG_STEPS = 8;
+/** Per-step decay of the correlation scores: about 2.5 s of memory at 20 Hz, so a changing lag is followed. */
+const DECAY = 0.98;
+/** Steps with commanded motion needed before the lag is reported (before, NaN). */
+const MIN_MOVING_STEPS = 10;
+/** A command shorter than this (m) carries no direction worth correlating. */
+const MIN_COMMAND_M = 1e-3;
+
+export class ActuationLag {
+  /** Executed translations (m), most recent first at `head`; a ring of MAX_LAG_STEPS. */
+  private readonly sent = new Float64Array(3 * MAX_LAG_STEPS);
+  private readonly score = new Float64Array(MAX_LAG_STEPS + 1);
+  private head = 0;
+  private count = 0;
+  private moving = 0;
+  private lag = Number.NaN;
+
+  reset(): void {
+    this.sent.fill(0);
+    this.score.fill(0);
+    this.head = this.count = this.moving = 0;
+    this.lag = Number.NaN;
+  }
+
+  /**
+   * One step: `executed` is the translation sent last step (m), `realized` the hand's displacement
+   * since the step before (m). Updates the lag estimate.
+   */
+  observe(ex: number, ey: number, ez: number, rx: number, ry: number, rz: number): void {
+    this.head = (this.head + MAX_LAG_STEPS - 1) % MAX_LAG_STEPS;
+    const h = 3 * this.head;
+    // a non-finite proposal (never executed: the envelope stops it) moved nothing
+    const finite = Number.isFinite(ex + ey + ez);
+    this.sent[h] = finite ? ex : 0;
+    this.sent[h + 1] = finite ? ey : 0;
+    this.sent[h + 2] = finite ? ez : 0;
+    if (!finite) ex = ey = ez = 0;
+    if (this.count < MAX_LAG_STEPS) this.count++;
+    if (Math.hypot(ex, ey, ez) >= MIN_COMMAND_M) this.moving++;
+    if (!Number.isFinite(rx + ry + rz)) return;
+    for (let k = 1; k <= this.count; k++) {
+      const at = 3 * ((this.head + k - 1) % MAX_LAG_STEPS);
+      this.score[k] = DECAY * this.score[k]! + this.sent[at]! * rx + this.sent[at + 1]! * ry + this.sent[at + 2]! * rz;
+    }
+    if (this.moving < MIN_MOVING_STEPS) return;
+    let best = 1;
+    for (let k = 2; k <= this.count; k++) if (this.score[k]! > this.score[best]!) best = k;
+    this.lag = this.score[best]! > 0 ? best - 1 : Number.NaN;
+  }
+
+  /** Steps by which commands land later than the next observation: 0 on a prompt robot, NaN until measured. */
+  get steps(): number {
+    return this.lag;
+  }
+
+  /** Writes into `out` the translation (m) whose effect the last observe() saw land: sent `lag` steps before the newest. */
+  landing(out: Float64Array): Float64Array {
+    const k = Math.min(this.lagOrZero(), this.count - 1);
+    const at = 3 * ((this.head + Math.max(0, k)) % MAX_LAG_STEPS);
+    out[0] = this.sent[at]!;
+    out[1] = this.sent[at + 1]!;
+    out[2] = this.sent[at + 2]!;
+    return out;
+  }
+
+  /** Translation (m) commanded in the last `lag` steps observed, which the state does not show yet. */
+  inFlight(): number {
+    return this.recent(this.lagOrZero());
+  }
+
+  /**
+   * The same, one step later: `pending` (m) was sent after the last observe(), so it and the
+   * lag − 1 commands before it are in flight.
+   */
+  inFlightAfter(pending: number): number {
+    const lag = this.lagOrZero();
+    return lag === 0 ? 0 : pending + this.recent(lag - 1);
+  }
+
+  private lagOrZero(): number {
+    return Number.isNaN(this.lag) ? 0 : this.lag;
+  }
+
+  /** Σ of the lengths of the n most recent commands in the ring. */
+  private recent(n: number): number {
+    let total = 0;
+    for (let j = 0; j < Math.min(n, this.count); j++) {
+      const at = 3 * ((this.head + j) % MAX_LAG_STEPS);
+      total += Math.hypot(this.sent[at]!, this.sent[at + 1]!, this.sent[at + 2]!);
+    }
+    return total;
+  }
+}
