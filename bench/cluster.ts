@@ -107,7 +107,7 @@ async function queuedRun(url: string, commands: RedisCommands, plan: EvaluationP
   const coordinator = await openQueueCoordinator({ address: parseRedisUrl(url), scope, recordings: 'stream' });
   try {
     // unmeasured, as for the local arm: each worker loads the simulator and the policy once
-    const warm = Math.ceil((3 * workers) / plan.tasks.length);
+    const warm = Math.ceil((100 * workers) / plan.tasks.length);
     await evaluate({ ...plan, episodesPerTask: warm, firstSeed: 500, recordDir: `${plan.recordDir}-warm-up` }, { workers: 1, executor: coordinator.executor });
     const before = await redisSpent(commands);
     const cpu = process.cpuUsage();

@@ -32,6 +32,16 @@ export class RedisCommands {
     return this.client.call(command, ...args);
   }
 
+  /** Stores bytes as they are (no text encoding), expiring after `ttlS` seconds. */
+  async setBytes(key: string, bytes: Buffer, ttlS: number): Promise<void> {
+    await this.client.set(key, bytes, 'EX', ttlS);
+  }
+
+  /** The bytes at `key`, or null when there are none. */
+  getBytes(key: string): Promise<Buffer | null> {
+    return this.client.getBuffer(key);
+  }
+
   close(): void {
     this.client.disconnect();
   }

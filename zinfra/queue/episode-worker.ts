@@ -2,10 +2,11 @@
 // critic as a local evaluation (episode-job.ts), N at a time, each on its own simulator. BullMQ's
 // lock on an active job is the heartbeat: it is renewed while the episode runs, and a worker that
 // dies stops renewing it, so another worker's stalled-job check puts the job back in the queue.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { loadWorld, type WorldRef } from '../../sim/worlds.js';
 import { openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
@@ -47,9 +48,12 @@ export async function startEpisodeWorker(o: EpisodeWorkerOptions): Promise<Runni
   const id = `${hostname()}:${process.pid}`;
   const presence = await announce(commands, id, o.concurrency);
   const resources = new WorkerResources(o.world);
-  const worker = new Worker<EpisodeJobData, EpisodeJobResult>(QUEUE_NAME, (job) => runEpisodeJob(job, resources, commands, id, o.log), {
+  // BullMQ hands this worker one job more than it runs at once: the next episode is already here
+  // when one ends, and its hand-over (recording, completion, fetch) overlaps the next one's run.
+  const episodes = pLimit(o.concurrency);
+  const worker = new Worker<EpisodeJobData, EpisodeJobResult>(QUEUE_NAME, (job) => runEpisodeJob(job, resources, episodes, commands, id, o.log), {
     connection: bullConnection(o.address),
-    concurrency: o.concurrency,
+    concurrency: o.concurrency + 1,
     lockDuration: o.lockMs,
     stalledInterval: o.lockMs,
     maxStalledCount: MAX_STALLS,
@@ -87,7 +91,9 @@ async function announce(commands: RedisCommands, id: string, concurrency: number
   return timer;
 }
 
-async function runEpisodeJob(job: Job<EpisodeJobData, EpisodeJobResult>, resources: WorkerResources, commands: RedisCommands, worker: string, log: (line: string) => void): Promise<EpisodeJobResult> {
+async function runEpisodeJob(
+  job: Job<EpisodeJobData, EpisodeJobResult>, resources: WorkerResources, episodes: LimitFunction, commands: RedisCommands, worker: string, log: (line: string) => void,
+): Promise<EpisodeJobResult> {
   let data: EpisodeJobData;
   try {
     data = readJobData(job.data);
@@ -96,11 +102,16 @@ async function runEpisodeJob(job: Job<EpisodeJobData, EpisodeJobResult>, resourc
     if (err instanceof ProtocolMismatch) throw new UnrecoverableError(err.message);
     throw err;
   }
-  log(`start ${job.id} (attempt ${job.attemptsStarted})`);
-  const scratch = data.recording.mode === 'stream' && data.plan.recordDir ? mkdtempSync(join(tmpdir(), 'zetta-job-')) : undefined;
+  // a folder of this job's own inside the worker's scratch: the recording goes there, then to Redis
+  const scratch = data.recording.mode === 'stream' && data.plan.recordDir ? join(resources.scratch, job.id!.replace(/[^\w.-]/g, '_')) : undefined;
+  let recorded: string | null = null;
   try {
     const plan: EvaluationPlan = { ...data.plan, world: resources.worldFor(data.plan.world), ...(scratch ? { recordDir: scratch } : {}) };
-    const outcome = await resources.run(plan, data);
+    const outcome = await episodes(() => {
+      log(`start ${job.id} (attempt ${job.attemptsStarted})`);
+      return resources.run(plan, data);
+    });
+    recorded = outcome.recordPath;
     const recordingKey = scratch && outcome.recordPath ? KEYS.recording(job.id!) : null;
     let recordingBytes = 0;
     if (recordingKey && outcome.recordPath) {
@@ -109,12 +120,24 @@ async function runEpisodeJob(job: Job<EpisodeJobData, EpisodeJobResult>, resourc
       if (bytes.length > data.recording.maxBytes) {
         throw new UnrecoverableError(`the recording of ${job.id} is ${bytes.length} bytes, over the ${data.recording.maxBytes}-byte limit for streaming it back; use --recordings shared with a directory every worker sees`);
       }
-      await commands.send('SET', [recordingKey, bytes.toString('base64'), 'EX', String(RECORDING_TTL_S)]);
+      await commands.setBytes(recordingKey, bytes, RECORDING_TTL_S);
     }
     log(`done ${job.id} success=${outcome.success}`);
     return { protocol: PROTOCOL_VERSION, outcome, recordingKey, recordingBytes, worker };
   } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (scratch) removeScratch(scratch, recorded);
+  }
+}
+
+/** The job's scratch folder and the one recording in it; anything else (an episode that threw) by a full sweep. */
+function removeScratch(dir: string, recording: string | null): void {
+  try {
+    if (recording === null) throw new Error('no recording to remove by name');
+    unlinkSync(recording);
+    rmdirSync(dirname(recording));
+    rmdirSync(dir);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -123,6 +146,9 @@ class WorkerResources {
   private readonly policies = new Map<string, Promise<Policy>>();
   private readonly idle = new Map<string, EpisodeSlot[]>();
   private readonly all: EpisodeSlot[] = [];
+
+  /** Where streamed recordings are written before they go to Redis: one folder per worker, removed on close. */
+  readonly scratch = mkdtempSync(join(tmpdir(), 'zetta-worker-'));
 
   constructor(private readonly ownWorld: WorldRef | undefined) {}
 
@@ -149,6 +175,7 @@ class WorkerResources {
   async close(): Promise<void> {
     for (const p of this.policies.values()) await (await p).close().catch(() => undefined);
     for (const s of this.all) await s.env.close().catch(() => undefined);
+    rmSync(this.scratch, { recursive: true, force: true });
   }
 
   private policy(spec: string): Promise<Policy> {

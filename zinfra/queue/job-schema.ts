@@ -11,7 +11,7 @@ import { criticPlanFor } from '../runtime/open-critic.js';
 import type { RetriedOutcome } from '../runtime/infra-retry.js';
 
 /** Bumped whenever a job's or a result's shape, or what a worker does with them, changes. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export const QUEUE_NAME = 'zetta-episodes';
 /** Keys Zetta keeps beside BullMQ's (BullMQ's own are under `bull:`). */

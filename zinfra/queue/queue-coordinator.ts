@@ -180,9 +180,9 @@ class QueueRun {
     if (result.outcome.recordPath === null || path === undefined) return null;
     if (result.recordingKey === null) return result.outcome.recordPath;
     const started = performance.now();
-    const data = await this.commands.send('GET', [result.recordingKey]);
-    if (typeof data === 'string') {
-      writeFileAtomic(path, Buffer.from(data, 'base64'));
+    const data = await this.commands.getBytes(result.recordingKey);
+    if (data !== null) {
+      writeFileAtomic(path, data);
       await this.commands.send('DEL', [result.recordingKey]);
       this.costs.recorded(result.recordingBytes, performance.now() - started);
     } else if (!existsSync(path)) {
