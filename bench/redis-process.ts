@@ -14,6 +14,8 @@ export const REDIS_SERVER = process.env.ZETTA_REDIS_SERVER ?? 'redis-server';
 export interface RedisProcessOptions {
   /** fsync the append-only file on every write (tests that kill Redis and need every job back), not every second. */
   readonly fsyncEveryWrite?: boolean;
+  /** Addresses to listen on besides loopback (test hosts' links); Redis's protected mode is then off. */
+  readonly alsoBind?: readonly string[];
 }
 
 export class RedisProcess {
@@ -35,6 +37,11 @@ export class RedisProcess {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The URL at another address it listens on (`alsoBind`). */
+  urlAt(address: string): string {
+    return `redis://${address}:${this.port}`;
+  }
+
   /** Killed outright, then started again on the same port and dir (it replays its append-only file). */
   async restart(): Promise<void> {
     await this.kill('SIGKILL');
@@ -48,7 +55,10 @@ export class RedisProcess {
 
   private async launch(): Promise<void> {
     const fsync = this.options.fsyncEveryWrite ? ['--appendfsync', 'always'] : [];
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', ...fsync, '--save', '', '--daemonize', 'no'];
+    const extra = this.options.alsoBind ?? [];
+    // protected mode refuses every client not on loopback when no password is set
+    const open = extra.length ? ['--protected-mode', 'no'] : [];
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', ...extra, ...open, '--dir', this.dir, '--appendonly', 'yes', ...fsync, '--save', '', '--daemonize', 'no'];
     const child = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
     this.child = child;
     const failed = new Promise<never>((_, reject) =>

@@ -13,8 +13,10 @@ export class WorkerProcess {
   private readonly exited: Promise<void>;
   private onStart: ((id: string) => void) | undefined;
 
-  constructor(url: string, extra: readonly string[] = []) {
-    this.child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--lock-ms', '3000', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  /** `prefix` runs the worker elsewhere (a test host: `ip netns exec NAME`). */
+  constructor(url: string, extra: readonly string[] = [], prefix: readonly string[] = []) {
+    const command = [...prefix, process.execPath, BIN, 'worker', '--queue', url, '--lock-ms', '3000', ...extra];
+    this.child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
     this.exited = new Promise((r) => this.child.once('exit', () => r()));
     let partial = '';
     this.child.stderr!.on('data', (d: Buffer) => {
