@@ -3,27 +3,18 @@
 // grasp, and the policy carries on with an empty gripper. Re-centring above the object hands the
 // grasp back to the policy. Three arms at the same seeds, and the same bundle without the rule as
 // the control that shows the test can fail. Seeded: counts are fixed.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolvePerturbation } from '../../sim/index.js';
-import { packagePath } from '../../zinfra/package-root.js';
 import { runGovernanceArms, type ArmsPlan } from '../../zinfra/runtime/governance-arms.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { defaultBundleWithout } from '../support/default-bundle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-grip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function defaultWithout(ruleId: string): string {
-  const out = join(dir, `default-without-${ruleId}`);
-  cpSync(packagePath('critic', 'bundles', 'default'), out, { recursive: true });
-  const file = join(out, 'rules.json');
-  const rules = JSON.parse(readFileSync(file, 'utf8')) as { rules: Array<{ id: string }> };
-  rules.rules = rules.rules.filter((r) => r.id !== ruleId);
-  writeFileSync(file, JSON.stringify(rules));
-  return out;
-}
 
 const plan = (critic: string): ArmsPlan => ({
   tasks: ['object/green_cube_in_bowl', 'spatial/right_cube_on_plate'],
@@ -38,7 +29,7 @@ const plan = (critic: string): ArmsPlan => ({
 describe('a grip lost to a disturbance, with the default (observable) bundle', () => {
   it('is handed back to the policy: policy + critic beats both arms alone, and beats the bundle without the rule', async () => {
     const arms = await runGovernanceArms(plan('default'), { workers: 1, resamples: 200 });
-    const without = await runGovernanceArms(plan(defaultWithout('grip_lost')), { workers: 1, resamples: 200 });
+    const without = await runGovernanceArms(plan(defaultBundleWithout(dir, 'grip_lost')), { workers: 1, resamples: 200 });
     expect(arms.macro.critic.value).toBeLessThanOrEqual(0.1);
     for (const task of arms.tasks) {
       const t = arms.perTask[task]!;

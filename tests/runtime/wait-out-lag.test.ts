@@ -3,28 +3,19 @@
 // boundaries until the motion in flight has landed, so each chunk is planned from where the hand
 // is; on a prompt robot it never holds. The same bundle without the wait is the control, and the
 // trivial policies under the waiting bundle show the holds do no task work. Seeded: counts are fixed.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Perturbation } from '../../sim/index.js';
-import { packagePath } from '../../zinfra/package-root.js';
 import { evaluate, type EvaluationPlan } from '../../zinfra/runtime/evaluation.js';
 import { WAIT_OUT_LAG } from '../../zinfra/runtime/critic-runtime.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { defaultBundleWithManifest } from '../support/default-bundle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-wait-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function defaultWithoutWait(): string {
-  const out = join(dir, 'default-no-wait');
-  cpSync(packagePath('critic', 'bundles', 'default'), out, { recursive: true });
-  const file = join(out, 'manifest.json');
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  delete manifest.wait_out_lag;
-  writeFileSync(file, JSON.stringify(manifest));
-  return out;
-}
 
 const delayed: Perturbation = { name: 'actuation-delay-2', sensor: { action_delay_steps: 2 } };
 const plan = (critic: string, perturbation?: Perturbation, policy = 'embedded'): EvaluationPlan => ({
@@ -42,7 +33,7 @@ const waits = (r: Awaited<ReturnType<typeof evaluate>>) => r.outcomes.reduce((n,
 describe('waiting out an actuation lag before a fresh chunk', () => {
   it('holds at chunk boundaries on a lagging robot and the policy completes more tasks than without the wait', async () => {
     const waiting = await evaluate(plan('default', delayed), { workers: 1 });
-    const control = await evaluate(plan(defaultWithoutWait(), delayed), { workers: 1 });
+    const control = await evaluate(plan(defaultBundleWithManifest(dir, 'default-no-wait', (m) => delete m.wait_out_lag), delayed), { workers: 1 });
     expect(waiting.infraFailures + control.infraFailures).toBe(0);
     expect(waits(waiting)).toBeGreaterThan(0);
     expect(waits(control)).toBe(0);

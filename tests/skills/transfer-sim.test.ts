@@ -8,11 +8,11 @@
 // the policy's own work: its actions most of their steps, no milestone reached while a recovery
 // drove. Seeded: deterministic.
 import { execFile } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../zinfra/package-root.js';
+import { defaultBundleWithout } from '../support/default-bundle.js';
 import { tmp } from './campaign.js';
 
 const run = promisify(execFile);
@@ -22,16 +22,6 @@ async function zetta(...args: string[]): Promise<string> {
   return stdout.trim().split('\n').at(-1)!;
 }
 
-/** The shipped default bundle without one of its rules: the bundle a campaign has a repair to find in. */
-function defaultWithout(dir: string, ruleId: string): string {
-  const out = join(dir, `default-without-${ruleId}`);
-  cpSync(packagePath('critic', 'bundles', 'default'), out, { recursive: true });
-  const file = join(out, 'rules.json');
-  const rules = JSON.parse(readFileSync(file, 'utf8')) as { rules: Array<{ id: string }> };
-  rules.rules = rules.rules.filter((r) => r.id !== ruleId);
-  writeFileSync(file, JSON.stringify(rules));
-  return out;
-}
 
 interface Figures { both: { rate: number }; critic_alone: { rate: number; control: string } }
 interface Drove { policy_share_in_successes: number; milestones_during_recovery: number }
@@ -41,7 +31,7 @@ describe('a skill promoted on one task, on a task no campaign used (real simulat
   it('lifts the governed policy by ≥ 10 points there, and not the critic alone', async () => {
     const dir = tmp('zetta-transfer-');
     const db = join(dir, 'skills.db');
-    const base = defaultWithout(dir, 'grip_lost');
+    const base = defaultBundleWithout(dir, 'grip_lost');
     const pool = ['--workers', '2', '--envs-per-worker', '4', '--critic', base];
     const campaign = JSON.parse(await zetta(
       'evolve', '--suite', 'spatial', '--task', 'spatial/right_cube_on_plate', '--perturb', 'disturbance', '--dev-episodes', '30', '--generations', '1',
