@@ -1,6 +1,6 @@
 // Progress for long work: a redrawn line on a terminal; on a pipe or a log, a plain line at the
 // start and then at least every 10 seconds while the work goes on, so a captured run is never
-// silent for minutes.
+// silent for minutes. Both show the rate so far and an ETA once something is done.
 
 export interface Progress {
   update(done: number, total: number, note?: string): void;
@@ -15,7 +15,23 @@ export function progress(label: string, stream: NodeJS.WriteStream = process.std
   return stream.isTTY ? terminalProgress(label, stream) : logProgress(label, stream);
 }
 
+/** " · 12/min · ETA 40 s" from the rate so far; empty before the first item and after the last. */
+export function pace(done: number, total: number, elapsedMs: number): string {
+  if (done <= 0 || done >= total || elapsedMs <= 0) return '';
+  const perMin = (done / elapsedMs) * 60_000;
+  const left = ((total - done) / done) * elapsedMs;
+  return ` · ${perMin >= 10 ? Math.round(perMin) : perMin.toFixed(1)}/min · ETA ${duration(left)}`;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
 function terminalProgress(label: string, stream: NodeJS.WriteStream): Progress {
+  const started = Date.now();
   let last = 0;
   return {
     update(done, total, note) {
@@ -24,7 +40,7 @@ function terminalProgress(label: string, stream: NodeJS.WriteStream): Progress {
       last = now;
       const width = 24;
       const filled = Math.round((done / Math.max(total, 1)) * width);
-      stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${note ? ` ${note}` : ''}\x1b[K`);
+      stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}\x1b[K`);
     },
     done() {
       stream.write('\r\x1b[K');
@@ -56,7 +72,7 @@ function logProgress(label: string, stream: NodeJS.WriteStream): Progress {
   current = self;
   return {
     update(done, total, note) {
-      state = `${done}/${total}${note ? ` ${note}` : ''}`;
+      state = `${done}/${total}${pace(done, total, Date.now() - started)}${note ? ` ${note}` : ''}`;
       if (printed === undefined || done >= total || Date.now() - lastPrint >= LOG_PERIOD_MS) print();
     },
     done() {

@@ -30,6 +30,23 @@ describe('progress on a pipe or a log', () => {
     expect(lines).toHaveLength(count); // done: silent
   });
 
+  it('shows the rate so far and an ETA once something is done, none at the start or the end', () => {
+    const { lines, stream } = logStream();
+    const bar = progress('eval', stream);
+    bar.update(0, 4);
+    expect(lines[0]).toMatch(/^eval 0\/4 \(/);
+    vi.advanceTimersByTime(20_000);
+    bar.update(2, 4);
+    bar.done(); // prints the latest state
+    expect(lines.at(-1)).toMatch(/^eval 2\/4 · 6\.0\/min · ETA 20 s/);
+    const finished = progress('arm', stream);
+    finished.update(0, 2);
+    vi.advanceTimersByTime(5_000);
+    finished.update(2, 2);
+    expect(lines.at(-1)).toMatch(/^arm 2\/2 \(/);
+    finished.done();
+  });
+
   it('a newer progress retires the older one', () => {
     const { lines, stream } = logStream();
     const first = progress('arm 1', stream);
