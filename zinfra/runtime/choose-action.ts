@@ -31,8 +31,9 @@ export interface Chosen {
 /**
  * Steps 1–2 of DESIGN's control step: the policy's a_t from the pipeline (not asked while a recovery
  * drives: its chunk would be stale; nor, when the bundle waits out a lag, while motion commanded
- * before a chunk boundary is still in flight: the loop holds instead), then, with a critic, rules → governor → (execute | clamp | hold
- * | recovery) → envelope. Returns false when the critic aborts the episode.
+ * before a chunk boundary is still in flight: the loop holds instead), then, with a critic, rules →
+ * governor → (execute | clamp | hold | recovery) → envelope. Returns false when the critic aborts
+ * the episode.
  */
 export async function chooseAction(
   obs: EnvObservation,
