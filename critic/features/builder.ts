@@ -185,13 +185,13 @@ export class FrameBuilder {
       return;
     }
     const e = this.executed;
+    let cx = e[0]! * TRANS_SCALE_M, cy = e[1]! * TRANS_SCALE_M, cz = e[2]! * TRANS_SCALE_M;
     const rx = state[0]! - this.prevState[0]!, ry = state[1]! - this.prevState[1]!, rz = state[2]! - this.prevState[2]!;
-    this.lag.observe(e[0]! * TRANS_SCALE_M, e[1]! * TRANS_SCALE_M, e[2]! * TRANS_SCALE_M, rx, ry, rz);
+    this.lag.observe(cx, cy, cz, rx, ry, rz);
     v[s.actuationLag] = this.lag.steps;
     v[s.motionInFlight] = this.lag.inFlight();
     // The motion is compared with the command landing now: on a lagging robot, the one sent
     // actuation_lag steps before the last (a non-finite proposal stays unknown).
-    let cx = e[0]! * TRANS_SCALE_M, cy = e[1]! * TRANS_SCALE_M, cz = e[2]! * TRANS_SCALE_M;
     if (Number.isFinite(cx + cy + cz)) {
       const l = this.lag.landing(this.landing);
       cx = l[0]!;

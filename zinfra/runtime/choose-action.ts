@@ -48,7 +48,7 @@ export async function chooseAction(
   out.reentered = false;
   out.source = 'recovery';
   // Waiting out a lag: the fresh chunk is asked for once the motion in flight has landed.
-  if (!critic?.recovering && !(critic?.waitsOutLag() && ask.chunkDue())) {
+  if (!critic?.recovering && !(ask.chunkDue() && critic?.waitsOutLag())) {
     const next = await ask.next(obs, step, false);
     out.proposed = next.action;
     out.fromChunk = next.source === 'chunk';
