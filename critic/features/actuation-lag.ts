@@ -5,7 +5,12 @@
 // runtime can wait it out before asking (manifest `wait_out_lag`).
 //
 // Lag k (1: a command moves the hand by the next observation) is the k at which the command sent
-// k steps ago best predicts this step's displacement: argmax_k of a decayed Σ e_{t−k} · (p_t − p_{t−1}).
+// k steps ago best explains this step's displacement d_t: the largest share of the displacement
+// explained by a gain times e_{t−k}, (Σ e_{t−k}·d_t)² / (Σ |e_{t−k}|² · Σ |d_t|²), over decayed sums.
+// Commands before the episode count as zero (the robot starts at rest), so the first steps of
+// motion already tell the lags apart: a hand that did not move while the first commands were sent
+// is not explained by them. A policy's commands are smooth, so a bare correlation could not tell
+// neighbouring lags apart until the motion changed; by then the first approach has overshot.
 // The offline twin over recorded episodes is evolution/diagnosis/actuation-lag.ts.
 
 /** Largest lag looked for, in control steps (the recovery schema compensates up to 8). */
@@ -13,14 +18,19 @@ export const MAX_LAG_STEPS = 8;
 /** Per-step decay of the correlation scores: about 2.5 s of memory at 20 Hz, so a changing lag is followed. */
 const DECAY = 0.98;
 /** Steps with commanded motion needed before the lag is reported (before, NaN). */
-const MIN_MOVING_STEPS = 10;
+const MIN_MOVING_STEPS = 3;
+/** Share of the displacement the best lag must explain to be reported (noise alone explains little). */
+const MIN_EXPLAINED = 0.5;
 /** A command shorter than this (m) carries no direction worth correlating. */
 const MIN_COMMAND_M = 1e-3;
 
 export class ActuationLag {
   /** Executed translations (m), most recent first at `head`; a ring of MAX_LAG_STEPS. */
   private readonly sent = new Float64Array(3 * MAX_LAG_STEPS);
-  private readonly score = new Float64Array(MAX_LAG_STEPS + 1);
+  /** Decayed Σ e_{t−k}·d_t and Σ |e_{t−k}|², by k; and Σ |d_t|². */
+  private readonly cross = new Float64Array(MAX_LAG_STEPS + 1);
+  private readonly sentEnergy = new Float64Array(MAX_LAG_STEPS + 1);
+  private realizedEnergy = 0;
   private head = 0;
   private count = 0;
   private moving = 0;
@@ -28,7 +38,9 @@ export class ActuationLag {
 
   reset(): void {
     this.sent.fill(0);
-    this.score.fill(0);
+    this.cross.fill(0);
+    this.sentEnergy.fill(0);
+    this.realizedEnergy = 0;
     this.head = this.count = this.moving = 0;
     this.lag = Number.NaN;
   }
@@ -49,14 +61,26 @@ export class ActuationLag {
     if (this.count < MAX_LAG_STEPS) this.count++;
     if (Math.hypot(ex, ey, ez) >= MIN_COMMAND_M) this.moving++;
     if (!Number.isFinite(rx + ry + rz)) return;
-    for (let k = 1; k <= this.count; k++) {
+    this.realizedEnergy = DECAY * this.realizedEnergy + rx * rx + ry * ry + rz * rz;
+    for (let k = 1; k <= MAX_LAG_STEPS; k++) {
       const at = 3 * ((this.head + k - 1) % MAX_LAG_STEPS);
-      this.score[k] = DECAY * this.score[k]! + this.sent[at]! * rx + this.sent[at + 1]! * ry + this.sent[at + 2]! * rz;
+      const sx = this.sent[at]!, sy = this.sent[at + 1]!, sz = this.sent[at + 2]!;
+      this.cross[k] = DECAY * this.cross[k]! + sx * rx + sy * ry + sz * rz;
+      this.sentEnergy[k] = DECAY * this.sentEnergy[k]! + sx * sx + sy * sy + sz * sz;
     }
     if (this.moving < MIN_MOVING_STEPS) return;
-    let best = 1;
-    for (let k = 2; k <= this.count; k++) if (this.score[k]! > this.score[best]!) best = k;
-    this.lag = this.score[best]! > 0 ? best - 1 : Number.NaN;
+    let best = 0;
+    let bestExplained = 0;
+    for (let k = 1; k <= MAX_LAG_STEPS; k++) {
+      const c = this.cross[k]!;
+      if (c <= 0) continue; // a command the hand moved against does not explain it
+      const explained = (c * c) / (this.sentEnergy[k]! * this.realizedEnergy);
+      if (explained > bestExplained) {
+        bestExplained = explained;
+        best = k;
+      }
+    }
+    this.lag = best > 0 && bestExplained >= MIN_EXPLAINED ? best - 1 : Number.NaN;
   }
 
   /** Steps by which commands land later than the next observation: 0 on a prompt robot, NaN until measured. */

@@ -20,7 +20,7 @@ function drive(delay: number, steps: number, noiseM = 0, seed = 7): ActuationLag
 
 describe('ActuationLag', () => {
   it('is unknown until enough commanded motion was seen', () => {
-    expect(drive(0, 3).steps).toBeNaN();
+    expect(drive(0, 2).steps).toBeNaN();
   });
 
   it('measures a prompt robot as 0 and a delayed one as its delay, through noise of the size of the motion', () => {
