@@ -1,0 +1,56 @@
+// The default bundle's `releasing_off_target` rule in the real simulator with the frozen embedded
+// policy: under sensor noise and actuation delay the policy sometimes opens its hand on the object
+// it carries well away from where the object goes. The rule keeps the gripper closed, lifts the
+// object clear and hands back; the policy carries it on and releases it itself. Three arms at the
+// same seeds, and the same bundle without the rule as the control that shows the test can fail.
+// Seeded: counts are fixed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolvePerturbation } from '../../sim/index.js';
+import { runGovernanceArms, type ArmsPlan, type ArmRun } from '../../zinfra/runtime/governance-arms.js';
+import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import type { EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { defaultBundleWithout } from '../support/default-bundle.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'zetta-release-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const RULE = 'releasing_off_target';
+
+const plan = (critic: string): ArmsPlan => ({
+  tasks: ['goal/red_cube_in_bowl', 'object/yellow_cube_in_bowl'],
+  episodesPerTask: 10,
+  firstSeed: 1000,
+  perturbation: resolvePerturbation('sensor-noise-delay'),
+  policy: 'embedded',
+  executeSteps: 5,
+  critic: resolveCriticSpec(critic, false)!,
+});
+
+/** The arms, and how often the rule fired in the both arm. */
+async function arms(critic: string, controls?: readonly string[]) {
+  const fired = { both: 0 };
+  const onArmDone = (run: ArmRun, result: EvaluationResult) => {
+    if (run.arm === 'both') fired.both += result.outcomes.reduce((sum, o) => sum + (o.firings[RULE] ?? 0), 0);
+  };
+  const result = await runGovernanceArms(plan(critic), { workers: 1, resamples: 200, onArmDone, ...(controls ? { controls } : {}) });
+  return { result, fired };
+}
+
+describe('an object released off its target, with the default (observable) bundle', () => {
+  it('is kept in hand and handed back: more successes than the bundle without the rule, no task work, the critic alone under its cap', async () => {
+    const withRule = await arms('default');
+    // the control bundle's both arm is what is compared; one trivial control is enough for it
+    const without = await arms(defaultBundleWithout(dir, RULE), ['null:closed']);
+    expect(withRule.fired.both).toBeGreaterThan(0);
+    expect(withRule.result.macro.critic.value).toBeLessThanOrEqual(0.1);
+    const both = withRule.result.arms.both;
+    expect(both.macroSuccess).toBeGreaterThan(without.result.arms.both.macroSuccess);
+    expect(withRule.result.macro.synergy.value).toBeGreaterThan(0);
+    // lifting a held object reaches no milestone of its own: the policy transports and places it
+    expect(both.attribution.milestonesDuringRecovery).toBeLessThanOrEqual(without.result.arms.both.attribution.milestonesDuringRecovery);
+    expect(both.attribution.unmodifiedPolicyShareInSuccesses).toBeGreaterThanOrEqual(0.6);
+  }, 300_000);
+});
