@@ -52,16 +52,22 @@ function retryWhileBusy<T>(f: () => T): T {
   }
 }
 
-/** A file that is not a database, or a database that is not ours, is refused before any write. */
+/**
+ * A file that is not a database, or a database that is not ours, is refused before any write. The
+ * header and the table count are read in one transaction: read apart, another process creating the
+ * same new file could commit its first migration between them, and the file would look foreign.
+ */
 function checkHeader(db: Db, path: string): void {
-  const appId = db.pragma('application_id', { simple: true }) as number;
-  const version = db.pragma('user_version', { simple: true }) as number;
+  const { appId, version, tables } = db.transaction(() => ({
+    appId: db.pragma('application_id', { simple: true }) as number,
+    version: db.pragma('user_version', { simple: true }) as number,
+    tables: (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n,
+  }))();
   if (appId === APPLICATION_ID) {
     if (version > SCHEMA_VERSION) throw new SkillInputError(`${path}: skill store schema ${version} is newer than this zetta's ${SCHEMA_VERSION}; upgrade zetta`);
     return;
   }
-  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
-  if (appId !== 0 || tables.n > 0) throw new SkillInputError(`${path} is not a Zetta skill store (a foreign SQLite database, application_id ${appId})`);
+  if (appId !== 0 || tables > 0) throw new SkillInputError(`${path} is not a Zetta skill store (a foreign SQLite database, application_id ${appId})`);
 }
 
 function migrate(db: Db, path: string): void {
