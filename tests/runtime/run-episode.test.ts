@@ -87,7 +87,13 @@ describe('wilson', () => {
     expect(half.high).toBeCloseTo(0.7634, 3);
     expect(wilson(0, 10)).toMatchObject({ rate: 0, low: 0 });
     expect(wilson(0, 10).high).toBeCloseTo(0.2775, 3);
-    expect(wilson(10, 10).high).toBeCloseTo(1, 12);
+    // the interval holds the rate itself, exactly, at n/n too (a rate of 1 is inside its own interval)
+    expect(wilson(10, 10).high).toBe(1);
+    for (const [s, n] of [[10, 10], [0, 10], [7, 7], [0, 3], [1, 3]] as const) {
+      const r = wilson(s, n);
+      expect(r.low).toBeLessThanOrEqual(r.rate);
+      expect(r.high).toBeGreaterThanOrEqual(r.rate);
+    }
     expect(wilson(10, 10).low).toBeCloseTo(0.7225, 3);
   });
 });

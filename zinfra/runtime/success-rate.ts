@@ -17,5 +17,6 @@ export function wilson(successes: number, episodes: number, z = 1.959964): Rate 
   const denom = 1 + z2 / episodes;
   const centre = (p + z2 / (2 * episodes)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / episodes + z2 / (4 * episodes * episodes))) / denom;
-  return { successes, episodes, rate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // The interval always holds p; at 0/n and n/n rounding would leave it a hair short of 0 or 1.
+  return { successes, episodes, rate: p, low: Math.max(0, Math.min(p, centre - half)), high: Math.min(1, Math.max(p, centre + half)) };
 }
