@@ -31,12 +31,12 @@ const plan = (critic: string): ArmsPlan => ({
 
 /** The arms, and how often the rule fired in the both arm. */
 async function arms(critic: string, controls?: readonly string[]) {
-  const fired = { both: 0 };
+  let firedInBoth = 0;
   const onArmDone = (run: ArmRun, result: EvaluationResult) => {
-    if (run.arm === 'both') fired.both += result.outcomes.reduce((sum, o) => sum + (o.firings[RULE] ?? 0), 0);
+    if (run.arm === 'both') firedInBoth += result.outcomes.reduce((sum, o) => sum + (o.firings[RULE] ?? 0), 0);
   };
   const result = await runGovernanceArms(plan(critic), { workers: 1, resamples: 200, onArmDone, ...(controls ? { controls } : {}) });
-  return { result, fired };
+  return { result, firedInBoth };
 }
 
 describe('an object released off its target, with the default (observable) bundle', () => {
@@ -44,7 +44,7 @@ describe('an object released off its target, with the default (observable) bundl
     const withRule = await arms('default');
     // the control bundle's both arm is what is compared; one trivial control is enough for it
     const without = await arms(defaultBundleWithout(dir, RULE), ['null:closed']);
-    expect(withRule.fired.both).toBeGreaterThan(0);
+    expect(withRule.firedInBoth).toBeGreaterThan(0);
     expect(withRule.result.macro.critic.value).toBeLessThanOrEqual(0.1);
     const both = withRule.result.arms.both;
     expect(both.macroSuccess).toBeGreaterThan(without.result.arms.both.macroSuccess);
