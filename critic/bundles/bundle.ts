@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { CriticLoadError, fromZod, parseJsonText } from '../errors.js';
 import { loadRecoveriesText, type RecoveryLibrary } from '../recovery/compile.js';
 import { loadRulesText, type RuleSet } from '../rules/compile.js';
+import { ConditionSchema } from '../rules/schema.js';
+import { compileWaitOutLag, type WaitOutLag } from './wait-out-lag.js';
 import { DEFAULT_DURING_RECOVERY } from '../governor.js';
 import type { FeatureLayout } from '../features/layout.js';
 
@@ -29,9 +31,10 @@ export const BundleManifestSchema = z.strictObject({
   /**
    * Before the policy is asked for a fresh chunk, hold while commanded motion is still in flight
    * (`derived.motion_in_flight`, from the lag the critic measures), so the chunk is planned from
-   * where the hand really is. Off when absent.
+   * where the hand really is. `true`: always; `{"when": CONDITION}`: only while the condition holds
+   * on the latest frame. Off when absent.
    */
-  wait_out_lag: z.boolean().optional(),
+  wait_out_lag: z.union([z.boolean(), z.strictObject({ when: ConditionSchema })]).optional(),
 });
 export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 
@@ -45,6 +48,8 @@ export interface CriticBundle {
   readonly hash: string;
   /** The frame layout of the world the bundle was loaded for. */
   readonly layout: FeatureLayout;
+  /** Whether a lag may be waited out on a frame (manifest `wait_out_lag`); null: never. */
+  readonly waitOutLag: WaitOutLag | null;
 }
 
 export interface BundleLoadOptions {
@@ -91,7 +96,8 @@ export function loadBundle(spec: string, options: BundleLoadOptions): CriticBund
   const features = { layout: options.layout, privileged: manifest.privileged };
   const recoveries = loadRecoveriesText(recoveriesText, { ...features, file: recoveriesPath });
   const rules = loadRulesText(rulesText, { ...features, knownRecoveries: recoveries.ids, file: rulesPath });
-  return { manifest, path, rules, recoveries, hash, layout: options.layout };
+  const waitOutLag = compileWaitOutLag(manifest.wait_out_lag, features, path);
+  return { manifest, path, rules, recoveries, hash, layout: options.layout, waitOutLag };
 }
 
 /** Which bundle a spec names now (the `hash` loadBundle gives), read without compiling it. */

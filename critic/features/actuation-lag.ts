@@ -35,6 +35,7 @@ export class ActuationLag {
   private count = 0;
   private moving = 0;
   private lag = Number.NaN;
+  private explained = Number.NaN;
 
   reset(): void {
     this.sent.fill(0);
@@ -42,7 +43,7 @@ export class ActuationLag {
     this.sentEnergy.fill(0);
     this.realizedEnergy = 0;
     this.head = this.count = this.moving = 0;
-    this.lag = Number.NaN;
+    this.lag = this.explained = Number.NaN;
   }
 
   /**
@@ -81,11 +82,21 @@ export class ActuationLag {
       }
     }
     this.lag = best > 0 && bestExplained >= MIN_EXPLAINED ? best - 1 : Number.NaN;
+    this.explained = bestExplained;
   }
 
   /** Steps by which commands land later than the next observation: 0 on a prompt robot, NaN until measured. */
   get steps(): number {
     return this.lag;
+  }
+
+  /**
+   * Share (0–1) of the hand's recent displacement that the commands explain at the best lag; NaN
+   * until measured. Near 1 on a clean robot; sensor noise in the state adds displacement that no
+   * command explains, and lowers it.
+   */
+  get explainedShare(): number {
+    return this.explained;
   }
 
   /** Writes into `out` the translation (m) whose effect the last observe() saw land: sent `lag` steps before the newest. */

@@ -181,6 +181,7 @@ export class FrameBuilder {
       v[s.prevTransM] = v[s.realizedM] = v[s.dirCos] = v[s.ratio] = v[s.stalled] = Number.NaN;
       v[s.actuationLag] = Number.NaN;
       v[s.motionInFlight] = 0;
+      v[s.motionExplained] = Number.NaN;
       v[s.stalledSteps] = 0;
       return;
     }
@@ -190,6 +191,7 @@ export class FrameBuilder {
     this.lag.observe(cx, cy, cz, rx, ry, rz);
     v[s.actuationLag] = this.lag.steps;
     v[s.motionInFlight] = this.lag.inFlight();
+    v[s.motionExplained] = this.lag.explainedShare;
     // The motion is compared with the command landing now: on a lagging robot, the one sent
     // actuation_lag steps before the last (a non-finite proposal stays unknown).
     if (Number.isFinite(cx + cy + cz)) {

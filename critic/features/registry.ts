@@ -78,6 +78,7 @@ const DERIVED: readonly Row[] = [
   ['derived.net_motion', 'm', 'number', 'end-effector displacement across the window (progress)'],
   ['derived.actuation_lag', 'steps', 'number', 'how many steps later than the next observation executed commands move the hand, measured online (NaN until measured)'],
   ['derived.motion_in_flight', 'm', 'number', 'translation commanded in the last actuation_lag steps, not yet visible in the state'],
+  ['derived.motion_explained', 'share', 'number', 'share (0-1) of the recent end-effector displacement the executed commands explain at the measured lag; sensor noise lowers it (NaN until measured)'],
 ];
 
 function rows(source: FeatureSource, table: readonly Row[]): FeatureSpec[] {

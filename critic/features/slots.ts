@@ -44,4 +44,5 @@ export class FrameSlots {
   readonly netMotion = at('derived.net_motion');
   readonly actuationLag = at('derived.actuation_lag');
   readonly motionInFlight = at('derived.motion_in_flight');
+  readonly motionExplained = at('derived.motion_explained');
 }

@@ -44,7 +44,7 @@ export function behaviourSha(content: BundleContent): string {
     recoveries: withoutNotes(content.recoveries),
     privileged: manifest.privileged,
     during_recovery: manifest.during_recovery,
-    ...(manifest.wait_out_lag ? { wait_out_lag: true } : {}),
+    ...(manifest.wait_out_lag ? { wait_out_lag: manifest.wait_out_lag } : {}),
   }));
 }
 

@@ -70,10 +70,19 @@ describe('ActuationLag', () => {
     expect(Math.hypot(out[0]!, out[1]!, out[2]!)).toBeGreaterThan(0);
   });
 
+  it('says how much of the motion the commands explain: nearly all on a clean robot, less under sensor noise', () => {
+    expect(drive(2, 2).explainedShare).toBeNaN();
+    const clean = drive(2, 400).explainedShare;
+    const noisy = drive(2, 400, 0.004).explainedShare;
+    expect(clean).toBeGreaterThan(0.95);
+    expect(noisy).toBeLessThan(clean - 0.1);
+  });
+
   it('starts over on reset', () => {
     const lag = drive(2, 200);
     lag.reset();
     expect(lag.steps).toBeNaN();
+    expect(lag.explainedShare).toBeNaN();
     expect(lag.inFlight()).toBe(0);
   });
 });

@@ -104,8 +104,9 @@ export class CriticRuntime {
    * plan it again). Each hold lets one command land, so the wait ends by itself.
    */
   waitsOutLag(): boolean {
-    if (!this.options.bundle.manifest.wait_out_lag || this.executor.running) return false;
-    return this.builder.motionInFlight() >= MIN_MOTION_IN_FLIGHT_M;
+    const when = this.options.bundle.waitOutLag;
+    if (when === null || this.executor.running) return false;
+    return this.builder.motionInFlight() >= MIN_MOTION_IN_FLIGHT_M && when(this.builder.frame.values);
   }
 
   /**
