@@ -71,6 +71,48 @@ describe('the default critic bundle (observable)', () => {
   });
 });
 
+describe('the manifest\'s wait_out_lag', () => {
+  const withManifest = (extra: Record<string, unknown>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));
+    const src = dirname(resolveBundlePath('default'));
+    for (const f of ['rules.json', 'recoveries.json']) writeFileSync(join(dir, f), readFileSync(join(src, f)));
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'w', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json', ...extra }));
+    return loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false });
+  };
+  const frame = (values: Record<string, number>) => {
+    const v = new Float64Array(TABLETOP_LAYOUT.size).fill(Number.NaN);
+    for (const [name, x] of Object.entries(values)) v[TABLETOP_LAYOUT.index(name)] = x;
+    return v;
+  };
+
+  it('is off when absent or false, and always on when true', () => {
+    expect(withManifest({}).waitOutLag).toBeNull();
+    expect(withManifest({ wait_out_lag: false }).waitOutLag).toBeNull();
+    expect(withManifest({ wait_out_lag: true }).waitOutLag!(frame({}))).toBe(true);
+  });
+
+  it('holds only where its condition is true on the frame (unknown is not true)', () => {
+    const when = withManifest({ wait_out_lag: { when: { op: 'ge', feature: 'derived.motion_explained', value: 0.85 } } }).waitOutLag!;
+    expect(when(frame({ 'derived.motion_explained': 0.95 }))).toBe(true);
+    expect(when(frame({ 'derived.motion_explained': 0.6 }))).toBe(false);
+    expect(when(frame({}))).toBe(false);
+  });
+
+  it('in the default bundle: while an object is left to move, or on a robot whose motion the commands explain', () => {
+    const when = loadBundle('default', { layout: TABLETOP_LAYOUT, privileged: false }).waitOutLag!;
+    expect(when(frame({ 'observed.objects_left': 1, 'derived.motion_explained': 0.6 }))).toBe(true);
+    expect(when(frame({ 'observed.objects_left': 0, 'derived.motion_explained': 0.95 }))).toBe(true);
+    expect(when(frame({ 'observed.objects_left': 0, 'derived.motion_explained': 0.6 }))).toBe(false);
+  });
+
+  it('refuses a look-back operator and an unknown feature, naming the path', () => {
+    const stagnant = { op: 'stagnant', feature: 'robot.eef_z', window: 5, eps: 0.001 };
+    expect(() => withManifest({ wait_out_lag: { when: { op: 'or', args: [stagnant] } } })).toThrow(/manifest\.json: wait_out_lag\.when: "stagnant" looks back/);
+    expect(() => withManifest({ wait_out_lag: { when: { op: 'ge', feature: 'derived.nope', value: 1 } } })).toThrow(/wait_out_lag\.when\.feature: unknown feature "derived\.nope"/);
+    expect(() => withManifest({ wait_out_lag: 'yes' })).toThrow(/manifest\.json: wait_out_lag/);
+  });
+});
+
 describe('the oracle bundle (privileged)', () => {
   const oracle = loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: true });
 
