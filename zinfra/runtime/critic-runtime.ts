@@ -100,8 +100,9 @@ export class CriticRuntime {
 
   /**
    * At a chunk boundary: hold this step instead of asking the policy, because the bundle waits out
-   * a lag and motion commanded earlier has not shown in the state yet (a chunk planned now would
-   * plan it again). Each hold lets one command land, so the wait ends by itself.
+   * a lag (where its condition holds on the last frame) and motion commanded earlier has not shown
+   * in the state yet (a chunk planned now would plan it again). Each hold lets one command land, so
+   * the wait ends by itself.
    */
   waitsOutLag(): boolean {
     const when = this.options.bundle.waitOutLag;
