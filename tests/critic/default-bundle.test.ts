@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadBundle, resolveBundlePath } from '../../critic/bundles/bundle.js';
 import { CriticLoadError } from '../../critic/index.js';
+import { defaultBundleWithManifest } from '../support/default-bundle.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const textOf = (b: ReturnType<typeof loadBundle>) =>
@@ -72,12 +73,16 @@ describe('the default critic bundle (observable)', () => {
 });
 
 describe('the manifest\'s wait_out_lag', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let copies = 0;
+  /** The default bundle with its `wait_out_lag` replaced by `extra`'s (absent when `extra` has none). */
   const withManifest = (extra: Record<string, unknown>) => {
-    const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));
-    const src = dirname(resolveBundlePath('default'));
-    for (const f of ['rules.json', 'recoveries.json']) writeFileSync(join(dir, f), readFileSync(join(src, f)));
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'w', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json', ...extra }));
-    return loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false });
+    const copy = defaultBundleWithManifest(dir, `wait-${copies++}`, (m) => {
+      delete m.wait_out_lag;
+      Object.assign(m, extra);
+    });
+    return loadBundle(copy, { layout: TABLETOP_LAYOUT, privileged: false });
   };
   const frame = (values: Record<string, number>) => {
     const v = new Float64Array(TABLETOP_LAYOUT.size).fill(Number.NaN);
