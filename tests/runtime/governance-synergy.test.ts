@@ -3,19 +3,11 @@
 // bundle) stays under its 10% cap, and policy + critic beats both the policy alone and the critic
 // alone. Three arms at the same seeds; the oracle bundle is the control that shows the test can fail.
 import { describe, expect, it } from 'vitest';
-import { resolvePerturbation } from '../../sim/index.js';
-import { runGovernanceArms, type ArmsPlan } from '../../zinfra/runtime/governance-arms.js';
-import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { runGovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { embeddedArmsPlan } from '../support/arms-plan.js';
 
-const plan = (critic: string): ArmsPlan => ({
-  tasks: ['spatial/left_cube_in_bowl', 'spatial/front_cube_in_bowl'],
-  episodesPerTask: 6,
-  firstSeed: 1000,
-  perturbation: resolvePerturbation('position-shift'),
-  policy: 'embedded',
-  executeSteps: 5,
-  critic: resolveCriticSpec(critic)!,
-});
+const plan = (critic: string) =>
+  embeddedArmsPlan({ critic, perturbation: 'position-shift', tasks: ['spatial/left_cube_in_bowl', 'spatial/front_cube_in_bowl'], episodesPerTask: 6, privileged: true });
 
 describe('governance with the default (observable) bundle, fixed seeds', () => {
   it('keeps the critic alone under its cap, and policy + critic beats both arms alone', async () => {
@@ -33,7 +25,7 @@ describe('governance with the default (observable) bundle, fixed seeds', () => {
   });
 
   it('fails that test with the privileged oracle bundle, whose recoveries do the task for a policy that does nothing', async () => {
-    const arms = await runGovernanceArms({ ...plan('oracle'), critic: resolveCriticSpec('oracle', true)! }, { workers: 1, resamples: 200 });
+    const arms = await runGovernanceArms(plan('oracle'), { workers: 1, resamples: 200 });
     expect(arms.macro.critic.value).toBeGreaterThan(0.1);
   });
 });

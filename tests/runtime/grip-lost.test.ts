@@ -7,24 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolvePerturbation } from '../../sim/index.js';
-import { runGovernanceArms, type ArmsPlan } from '../../zinfra/runtime/governance-arms.js';
-import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { runGovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { embeddedArmsPlan } from '../support/arms-plan.js';
 import { defaultBundleWithout } from '../support/default-bundle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-grip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 
-const plan = (critic: string): ArmsPlan => ({
-  tasks: ['object/green_cube_in_bowl', 'spatial/right_cube_on_plate'],
-  episodesPerTask: 8,
-  firstSeed: 1000,
-  perturbation: resolvePerturbation('disturbance'),
-  policy: 'embedded',
-  executeSteps: 5,
-  critic: resolveCriticSpec(critic, false)!,
-});
+const plan = (critic: string) =>
+  embeddedArmsPlan({ critic, perturbation: 'disturbance', tasks: ['object/green_cube_in_bowl', 'spatial/right_cube_on_plate'], episodesPerTask: 8 });
 
 describe('a grip lost to a disturbance, with the default (observable) bundle', () => {
   it('is handed back to the policy: policy + critic beats both arms alone, and beats the bundle without the rule', async () => {

@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolvePerturbation } from '../../sim/index.js';
-import { runGovernanceArms, type ArmsPlan, type ArmRun } from '../../zinfra/runtime/governance-arms.js';
-import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { runGovernanceArms, type ArmRun } from '../../zinfra/runtime/governance-arms.js';
 import type { EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { embeddedArmsPlan } from '../support/arms-plan.js';
 import { defaultBundleWithout } from '../support/default-bundle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-release-'));
@@ -19,15 +18,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const RULE = 'releasing_off_target';
 
-const plan = (critic: string): ArmsPlan => ({
-  tasks: ['goal/red_cube_in_bowl', 'object/yellow_cube_in_bowl'],
-  episodesPerTask: 10,
-  firstSeed: 1000,
-  perturbation: resolvePerturbation('sensor-noise-delay'),
-  policy: 'embedded',
-  executeSteps: 5,
-  critic: resolveCriticSpec(critic, false)!,
-});
+const plan = (critic: string) =>
+  embeddedArmsPlan({ critic, perturbation: 'sensor-noise-delay', tasks: ['goal/red_cube_in_bowl', 'object/yellow_cube_in_bowl'], episodesPerTask: 10 });
 
 /** The arms, and how often the rule fired in the both arm. */
 async function arms(critic: string, controls?: readonly string[]) {
