@@ -13,7 +13,16 @@ import { benchPolicyModel } from './demo-mlp.js';
 import { benchSim } from './sim.js';
 
 /** The largest batch the runtime's policy server forms (rollout.ts), and so the delayed policy's. */
-const MAX_BATCH = 32;
+export const MAX_BATCH = 32;
+
+/**
+ * Simulators for two full batches across the workers: while one batch is in the policy, the other
+ * steps, so the policy finds a full batch waiting each time it frees. With 1.5 batches (2 × 24) it
+ * waits instead for the simulators it has just answered to step.
+ */
+export function defaultEnvsPerWorker(workers: number): number {
+  return Math.ceil((2 * MAX_BATCH) / workers);
+}
 
 export interface RolloutBenchOptions {
   readonly latencyMs: number;
@@ -59,6 +68,16 @@ export interface RolloutBenchResult {
    */
   saturated_actions_per_s: number | null;
   saturated_fraction_of_limit: number | null;
+  /** Policy calls of the runtime arm's longest episode: each waits for the one before it. */
+  longest_episode_calls: number;
+  /**
+   * The shortest wall time any runtime could take for this workload: its actions at the lower
+   * limit, or its longest episode's calls one after another at the policy's latency, whichever is
+   * longer. An episode that runs to its step limit alone at the end caps the whole run's rate.
+   */
+  workload_bound_s: number;
+  /** workload_bound_s over the runtime's wall time. */
+  fraction_of_workload_bound: number;
 }
 
 export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
@@ -84,6 +103,9 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     const policyLimit = MAX_BATCH / (options.latencyMs / 1000);
     const physicsLimit = sim.actions_per_s * Math.min(options.workers, availableParallelism());
     const runtimeActions = actionsPerS(runtime);
+    const lowerLimit = Math.min(policyLimit, physicsLimit);
+    const longestCalls = Math.max(...runtime.outcomes.map((o) => o.policyCalls));
+    const workloadBoundS = Math.max(runtime.attribution.executedSteps / lowerLimit, (longestCalls * options.latencyMs) / 1000);
     const saturated = runtime.saturated ? (runtime.saturated.requests * options.executeSteps) / (runtime.saturated.ms / 1000) : null;
     return {
       policy: label,
@@ -104,9 +126,12 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
       actions_ratio: runtimeActions / actionsPerS(sequential),
       policy_limit_actions_per_s: policyLimit,
       physics_limit_actions_per_s: physicsLimit,
-      fraction_of_limit: runtimeActions / Math.min(policyLimit, physicsLimit),
+      fraction_of_limit: runtimeActions / lowerLimit,
       saturated_actions_per_s: saturated,
-      saturated_fraction_of_limit: saturated === null ? null : saturated / Math.min(policyLimit, physicsLimit),
+      saturated_fraction_of_limit: saturated === null ? null : saturated / lowerLimit,
+      longest_episode_calls: longestCalls,
+      workload_bound_s: workloadBoundS,
+      fraction_of_workload_bound: workloadBoundS / (runtime.wallMs / 1000),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // `zetta bench rollout`: see bench/rollout.ts.
 import { listTasks } from '../../sim/index.js';
-import { benchRollout, type RolloutBenchResult } from '../../bench/rollout.js';
+import { benchRollout, defaultEnvsPerWorker, type RolloutBenchResult } from '../../bench/rollout.js';
 import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
@@ -12,7 +12,9 @@ const FLAGS = {
   sequentialEpisodes: sequentialEpisodes.default(5),
   runtimeEpisodes: runtimeEpisodes.default(200),
   workers: workers.default(2),
-  envsPerWorker: envsPerWorker.default(24),
+  envsPerWorker: envsPerWorker.with({
+    help: 'simulators stepping concurrently in each worker (default: two full\nbatches across the workers, 64 / K, so one batch steps while the other\nis in the policy)',
+  }),
   executeSteps: executeSteps
     .with({
       help: [
@@ -24,7 +26,7 @@ const FLAGS = {
     })
     .default(1),
   json: json.with({
-    help: 'last line: {"sequential_episodes_per_min", "runtime_episodes_per_min", "ratio",\n"mean_batch_size", "runtime_actions_per_s", "actions_ratio", "policy_limit_actions_per_s",\n"physics_limit_actions_per_s", "fraction_of_limit", "onnx_runtime_episodes_per_min", ...}',
+    help: 'last line: {"sequential_episodes_per_min", "runtime_episodes_per_min", "ratio",\n"mean_batch_size", "runtime_actions_per_s", "actions_ratio", "policy_limit_actions_per_s",\n"physics_limit_actions_per_s", "fraction_of_limit", "workload_bound_s",\n"fraction_of_workload_bound", "onnx_runtime_episodes_per_min", ...}',
   }),
 };
 
@@ -38,7 +40,8 @@ call for any batch up to 32 (a stand-in for a VLA on a GPU), in the same run:
 and the runtime once more with the real ONNX policy and no added latency. Beside episodes/min it
 reports actions/s (which does not move with episode length), the two limits measured in the same
 run — the policy's (max batch / latency) and the physics' (zetta bench sim actions/s on one core ×
-the cores the workers use) — and the runtime's fraction of the lower one.
+the cores the workers use) — and the runtime's fraction of the lower one; and the workload's own
+bound: no runtime finishes before its longest episode's policy calls have run one after another.
 
 ${flagHelp(FLAGS)}`;
 
@@ -56,7 +59,7 @@ export const benchRolloutCommand: Command = {
       sequentialEpisodes: f.sequentialEpisodes,
       runtimeEpisodes: f.runtimeEpisodes,
       workers: f.workers,
-      envsPerWorker: f.envsPerWorker,
+      envsPerWorker: f.envsPerWorker ?? defaultEnvsPerWorker(f.workers),
       executeSteps: f.executeSteps,
       onProgress: (phase, d, t) => bar.update(d, t, phase),
     });
@@ -78,6 +81,7 @@ function format(r: RolloutBenchResult): string {
     r.saturated_actions_per_s === null
       ? ''
       : `  while every simulator had an episode to run: ${r.saturated_actions_per_s.toFixed(1)} actions/s, ${(100 * r.saturated_fraction_of_limit!).toFixed(0)}% of the lower limit (the tail after the last episode started is left out)`,
+    `workload bound: ${r.workload_bound_s.toFixed(1)} s (the longest episode's ${r.longest_episode_calls} calls × ${r.policy_latency_ms} ms, or every action at the lower limit); the runtime took ${(r.workload_bound_s / r.fraction_of_workload_bound).toFixed(1)} s, ${(100 * r.fraction_of_workload_bound).toFixed(0)}% of the bound`,
   ]
     .filter((line) => line !== '')
     .join('\n');

@@ -71,6 +71,10 @@ describe('zetta CLI', () => {
     }
     expect(result.runtime_episodes).toBe(5);
     expect(result.mean_batch_size).toBeGreaterThanOrEqual(1);
+    // no run is shorter than its longest episode's calls one after another at 5 ms each
+    expect(result.longest_episode_calls).toBeGreaterThan(0);
+    expect(result.workload_bound_s).toBeGreaterThanOrEqual((result.longest_episode_calls! * 5) / 1000);
+    expect(result.fraction_of_workload_bound).toBeGreaterThan(0);
   });
 
   it('zetta eval runs episodes on worker threads and reports per-task success as JSON', async () => {
