@@ -36,6 +36,9 @@ export interface TransportBenchResult {
   /** A bare ZeroMQ echo of the same bytes, no Zetta code on either side: the machine's floor. */
   zmq_raw_p50_us: number;
   zmq_raw_p99_us: number;
+  /** The same echo running the same model once per message: the floor plus the policy's own cost. */
+  zmq_raw_model_p50_us: number;
+  zmq_raw_model_p99_us: number;
   python_p50_us: number | null;
   python_p99_us: number | null;
   ws_p50_us: number;
@@ -45,6 +48,8 @@ export interface TransportBenchResult {
   /** zmq_p50 / zmq_raw_p50: Zetta over the bare ZeroMQ echo of the same bytes (1 = the floor). */
   zetta_over_floor_p50: number;
   zetta_over_floor_p99: number;
+  /** zmq_p50 / zmq_raw_model_p50: Zetta's code alone, over the floor with the model's cost in it. */
+  zetta_over_floor_with_model_p50: number;
   summaries_us: Record<string, Summary>;
   /** Per round trip and transport: the client's and the server's page faults and context switches, the client's V8 bytes. */
   counts_per_round: Record<string, { client: Counts | null; server: Counts | null }>;
@@ -87,6 +92,8 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     transports.push(await clientProcess('ws', { kind: 'ws', url: `ws://127.0.0.1:${wsServer.openpiWsPort}` }, wsServer.process.pid));
     const echo = await startRawEcho();
     transports.push(await clientProcess('zmq_raw', { kind: 'raw_zmq', endpoint: echo.endpoint }, echo.pid, echo.stop));
+    const echoModel = await startRawEcho(onnxPath);
+    transports.push(await clientProcess('zmq_raw_model', { kind: 'raw_zmq', endpoint: echoModel.endpoint }, echoModel.pid, echoModel.stop));
     let pythonSkipped: string | undefined;
     if (options.python) {
       try {
@@ -103,6 +110,7 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     const ws = us('ws');
     const ipc = us('zmq_ipc');
     const raw = us('zmq_raw');
+    const rawModel = us('zmq_raw_model');
     const py = samples.has('python') ? us('python') : null;
     const summaries: Record<string, Summary> = {};
     for (const name of samples.keys()) summaries[name] = us(name);
@@ -115,6 +123,8 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
       zmq_ipc_p99_us: ipc.p99,
       zmq_raw_p50_us: raw.p50,
       zmq_raw_p99_us: raw.p99,
+      zmq_raw_model_p50_us: rawModel.p50,
+      zmq_raw_model_p99_us: rawModel.p99,
       python_p50_us: py?.p50 ?? null,
       python_p99_us: py?.p99 ?? null,
       ws_p50_us: ws.p50,
@@ -122,6 +132,7 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
       ratio_p50: ws.p50 / zmq.p50,
       zetta_over_floor_p50: zmq.p50 / raw.p50,
       zetta_over_floor_p99: zmq.p99 / raw.p99,
+      zetta_over_floor_with_model_p50: zmq.p50 / rawModel.p50,
       summaries_us: summaries,
       counts_per_round: counts,
       ...(pythonSkipped ? { python_skipped: pythonSkipped } : {}),
@@ -196,9 +207,9 @@ async function clientProcess(name: string, spec: ClientSpec, serverPid: number |
   };
 }
 
-/** The bare ZeroMQ echo server (raw-zmq-echo-server.ts) in its own process. */
-async function startRawEcho(): Promise<{ endpoint: string; pid: number | undefined; stop(): Promise<void> }> {
-  const child = fork(fileURLToPath(RAW_ECHO_URL), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+/** The bare ZeroMQ echo server (raw-zmq-echo-server.ts) in its own process; with a model, it runs it per message. */
+async function startRawEcho(modelPath?: string): Promise<{ endpoint: string; pid: number | undefined; stop(): Promise<void> }> {
+  const child = fork(fileURLToPath(RAW_ECHO_URL), modelPath ? [modelPath] : [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const ready = await new Promise<{ endpoint: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { endpoint: string }));
     child.once('exit', (code) => reject(new Error(`the raw ZeroMQ echo server exited early (code ${code})`)));
