@@ -46,9 +46,10 @@ describe('zetta CLI', () => {
     expect(result.ratio_p50).toBeCloseTo((result.ws_p50_us as number) / (result.zmq_p50_us as number), 6);
     expect(result.zmq_raw_p50_us).toBeGreaterThan(0);
     expect(result.zetta_over_floor_p50).toBeCloseTo((result.zmq_p50_us as number) / (result.zmq_raw_p50_us as number), 6);
+    expect(result.zetta_over_floor_with_model_p50).toBeCloseTo((result.zmq_p50_us as number) / (result.zmq_raw_model_p50_us as number), 6);
     // the counts that explain a row: the client's of every transport, the server's from /proc here
     const counts = result.counts_per_round as Record<string, { client: { minorFaults: number; v8Bytes: number }; server: { contextSwitches: number } | null }>;
-    expect(Object.keys(counts).sort()).toEqual(['python', 'ws', 'zmq', 'zmq_ipc', 'zmq_raw']);
+    expect(Object.keys(counts).sort()).toEqual(['python', 'ws', 'zmq', 'zmq_ipc', 'zmq_raw', 'zmq_raw_model']);
     expect(counts.zmq!.client.v8Bytes).toBeGreaterThan(0);
     expect(counts.zmq!.server!.contextSwitches).toBeGreaterThan(0);
   });
