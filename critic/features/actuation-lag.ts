@@ -36,6 +36,7 @@ export class ActuationLag {
   private moving = 0;
   private lag = Number.NaN;
   private explained = Number.NaN;
+  private handMoved = false;
 
   reset(): void {
     this.sent.fill(0);
@@ -44,6 +45,7 @@ export class ActuationLag {
     this.realizedEnergy = 0;
     this.head = this.count = this.moving = 0;
     this.lag = this.explained = Number.NaN;
+    this.handMoved = false;
   }
 
   /**
@@ -62,6 +64,7 @@ export class ActuationLag {
     if (this.count < MAX_LAG_STEPS) this.count++;
     if (Math.hypot(ex, ey, ez) >= MIN_COMMAND_M) this.moving++;
     if (!Number.isFinite(rx + ry + rz)) return;
+    if (Math.hypot(rx, ry, rz) >= MIN_COMMAND_M) this.handMoved = true;
     this.realizedEnergy = DECAY * this.realizedEnergy + rx * rx + ry * ry + rz * rz;
     for (let k = 1; k <= MAX_LAG_STEPS; k++) {
       const at = 3 * ((this.head + k - 1) % MAX_LAG_STEPS);
@@ -83,6 +86,16 @@ export class ActuationLag {
     }
     this.lag = best > 0 && bestExplained >= MIN_EXPLAINED ? best - 1 : Number.NaN;
     this.explained = bestExplained;
+  }
+
+  /**
+   * True while the hand has not moved yet this episode, for at most MAX_LAG_STEPS steps of
+   * commanded motion: such a hand may be blocked, or its first commands may not have landed yet,
+   * and nothing tells the two apart until it moves. Past MAX_LAG_STEPS commanded steps the lag
+   * would be longer than any looked for: the hand is blocked.
+   */
+  get unsettled(): boolean {
+    return !this.handMoved && this.moving <= MAX_LAG_STEPS;
   }
 
   /** Steps by which commands land later than the next observation: 0 on a prompt robot, NaN until measured. */

@@ -211,7 +211,9 @@ export class FrameBuilder {
       v[s.dirCos] = real > 1e-12 ? (cx * rx + cy * ry + cz * rz) / (cmd * real) : 0;
       v[s.ratio] = real / cmd;
     }
-    const stalled = Number.isNaN(cmd) || Number.isNaN(real) ? Number.NaN : cmd >= this.o.stallMinCommandM && real < this.o.stallRatio * cmd ? 1 : 0;
+    // A hand that has not moved yet this episode may only be waiting for its first commands to land.
+    const unknown = Number.isNaN(cmd) || Number.isNaN(real) || this.lag.unsettled;
+    const stalled = unknown ? Number.NaN : cmd >= this.o.stallMinCommandM && real < this.o.stallRatio * cmd ? 1 : 0;
     v[s.stalled] = stalled;
     this.stalledSteps = stalled === 1 ? this.stalledSteps + 1 : 0;
     v[s.stalledSteps] = this.stalledSteps;

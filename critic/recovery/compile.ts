@@ -32,7 +32,8 @@ export interface CompiledProgram {
   readonly steps: readonly CompiledStep[];
   readonly reentry: Reentry;
   readonly onExhausted: 'resume' | 'abort';
-  readonly lagSteps: number;
+  /** A fixed lag, or the critic's online measurement each tick. */
+  readonly lagSteps: number | 'measured';
   readonly source: Program;
 }
 

@@ -63,8 +63,9 @@ export const ProgramSchema = z.strictObject({
   /**
    * Control steps until a command moves the hand (1: the next observation shows it). Above 1, the
    * tools see the hand where the program's commands still in flight will take it (see executor.ts).
+   * `measured`: the lag the critic measures online (`derived.actuation_lag` + 1; 1 until measured).
    */
-  lag_steps: z.number().int().min(1).max(MAX_LAG_STEPS).default(1),
+  lag_steps: z.union([z.number().int().min(1).max(MAX_LAG_STEPS), z.literal('measured')]).default(1),
 });
 export type Program = z.infer<typeof ProgramSchema>;
 

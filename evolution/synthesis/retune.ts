@@ -102,7 +102,8 @@ const SERVO_TOOLS = new Set(['move_above', 'descend', 'lower']);
  * knows that lag.
  */
 export function withActuationLag(program: Json, lag: number): Json | null {
-  if (program.lag_steps === lag) return null;
+  // a program that follows the measured lag already knows this one
+  if (program.lag_steps === lag || program.lag_steps === 'measured') return null;
   const servoes = (steps: unknown): boolean =>
     Array.isArray(steps) &&
     steps.some((raw) => {

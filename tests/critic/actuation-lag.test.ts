@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActuationLag } from '../../critic/features/actuation-lag.js';
+import { ActuationLag, MAX_LAG_STEPS } from '../../critic/features/actuation-lag.js';
 import { Rng } from '../../sim/math/rng.js';
 
 /** Drives the estimator with smooth random commands that land `delay` steps late, plus position noise. */
@@ -76,6 +76,22 @@ describe('ActuationLag', () => {
     const noisy = drive(2, 400, 0.004).explainedShare;
     expect(clean).toBeGreaterThan(0.95);
     expect(noisy).toBeLessThan(clean - 0.1);
+  });
+
+  it('is unsettled while the hand has not moved yet, for at most MAX_LAG_STEPS commanded steps', () => {
+    const late = new ActuationLag();
+    expect(late.unsettled).toBe(true);
+    for (let t = 0; t < 4; t++) late.observe(0.01, 0, 0, 0, 0, 0); // commanded, nothing landed yet
+    expect(late.unsettled).toBe(true);
+    late.observe(0.01, 0, 0, 0.01, 0, 0); // the first command lands
+    expect(late.unsettled).toBe(false);
+    const blocked = new ActuationLag();
+    for (let t = 0; t < MAX_LAG_STEPS; t++) blocked.observe(0.01, 0, 0, 0, 0, 0);
+    expect(blocked.unsettled).toBe(true);
+    blocked.observe(0.01, 0, 0, 0, 0, 0); // longer than any lag looked for: the hand is blocked
+    expect(blocked.unsettled).toBe(false);
+    blocked.reset();
+    expect(blocked.unsettled).toBe(true);
   });
 
   it('starts over on reset', () => {

@@ -73,6 +73,25 @@ describe('FrameBuilder', () => {
     expect(f.get('command.direction_cosine')).toBeNaN();
   });
 
+  it('does not judge an unmoved hand stalled before its first commands could have landed', () => {
+    const b = new FrameBuilder({ privileged: false });
+    b.fill(state(0, 0, 0.2), act(1, 0, 0), null, false);
+    // eight steps commanded (the longest lag looked for), and the hand has not moved: late or blocked?
+    for (let t = 0; t < 8; t++) {
+      const f = b.fill(state(0, 0, 0.2), act(1, 0, 0), null, false);
+      expect(f.get('command.stalled')).toBeNaN();
+      expect(f.get('command.stalled_steps')).toBe(0);
+    }
+    // a ninth: no lag is that long, so the hand is blocked
+    expect(b.fill(state(0, 0, 0.2), act(1, 0, 0), null, false).get('command.stalled')).toBe(1);
+    // on a lagging robot whose hand then moves, stalls are judged again at once
+    const late = new FrameBuilder({ privileged: false });
+    late.fill(state(0, 0, 0.2), act(1, 0, 0), null, false);
+    late.fill(state(0, 0, 0.2), act(1, 0, 0), null, false);
+    late.fill(state(0.05, 0, 0.2), act(1, 0, 0), null, false);
+    expect(late.fill(state(0.05, 0, 0.2), act(1, 0, 0), null, false).get('command.stalled')).toBe(1);
+  });
+
   it('counts gripper flips and motion reversals over the window', () => {
     const b = new FrameBuilder({ privileged: false, window: 4 });
     const gs = [-1, 1, -1, 1, 1, 1, 1, 1];

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRecoveries } from '../../critic/recovery/compile.js';
 import { RECOVERY_ACTING, RecoveryExecutor } from '../../critic/recovery/executor.js';
+import { FeatureFrame } from '../../critic/features/frame.js';
 import { ToyWorld } from './toy-world.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
@@ -21,8 +22,17 @@ class LaggingWorld extends ToyWorld {
   }
 }
 
+const ACTUATION_LAG = FeatureFrame.index('derived.actuation_lag');
+const MOTION_EXPLAINED = FeatureFrame.index('derived.motion_explained');
+
+/** What the critic measured, written into each frame: its lag (steps beyond the next observation) and the share it explains. */
+interface Measured {
+  readonly lag: number;
+  readonly explained: number;
+}
+
 /** x of the hand, step by step, while `move_above` seeks a point 10 cm away. */
-function seek(worldLag: number, programLag: number): number[] {
+function seek(worldLag: number, programLag: number | 'measured', measured?: Measured): number[] {
   const world = new LaggingWorld(worldLag);
   const program = {
     id: 'seek', budget: 60, lag_steps: programLag,
@@ -31,8 +41,16 @@ function seek(worldLag: number, programLag: number): number[] {
   const ex = new RecoveryExecutor(loadRecoveries({ programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true }));
   const out = new Float32Array(7);
   const xs: number[] = [];
+  const frame = () => {
+    const f = world.frame();
+    if (measured) {
+      f.values[ACTUATION_LAG] = measured.lag;
+      f.values[MOTION_EXPLAINED] = measured.explained;
+    }
+    return f;
+  };
   ex.start('seek');
-  while (ex.tick(world.frame(), false, out) === RECOVERY_ACTING) {
+  while (ex.tick(frame(), false, out) === RECOVERY_ACTING) {
     world.step(out);
     xs.push(world.eef[0]!);
   }
@@ -60,6 +78,15 @@ describe('recovery programs under actuation lag', () => {
     const xs = seek(3, 3);
     expect(overshoot(xs, goal)).toBeLessThan(1e-6);
     expect(Math.max(...xs.slice(-10).map((x) => Math.abs(x - goal)))).toBeLessThan(1e-6);
+  });
+
+  it('with lag_steps "measured", servoes at the lag the critic measures where the commands explain the motion', () => {
+    // the critic measures 2 (commands land two steps after the next observation): lag_steps 3
+    expect(seek(3, 'measured', { lag: 2, explained: 0.95 })).toEqual(seek(3, 3));
+    // too little of the motion explained (sensor noise), or nothing measured yet: as if told no lag
+    expect(seek(3, 'measured', { lag: 2, explained: 0.6 })).toEqual(seek(3, 1));
+    expect(seek(3, 'measured', { lag: Number.NaN, explained: Number.NaN })).toEqual(seek(3, 1));
+    expect(() => loadRecoveries({ programs: [{ id: 'p', budget: 5, lag_steps: 'sometimes', steps: [{ tool: 'hold', budget: 3 }] }] }, { layout: TABLETOP_LAYOUT, privileged: true })).toThrow(/lag_steps/);
   });
 
   it('leaves the frame as observed: rules and `until` conditions still read the real hand', () => {

@@ -55,6 +55,7 @@ describe('withActuationLag', () => {
   it('returns null for a program that never servoes or already knows the lag', () => {
     expect(withActuationLag({ id: 'settle', budget: 5, steps: [{ tool: 'hold', budget: 3 }, { tool: 'lift', budget: 2 }] }, 3)).toBeNull();
     expect(withActuationLag({ ...program, lag_steps: 3 }, 3)).toBeNull();
+    expect(withActuationLag({ ...program, lag_steps: 'measured' }, 3)).toBeNull(); // follows the critic's estimate
   });
 });
 

@@ -31,3 +31,10 @@ export function defaultBundleWithManifest(dir: string, name: string, edit: (mani
   editJson(join(out, 'manifest.json'), edit);
   return out;
 }
+
+/** The default bundle with its recovery programs edited (e.g. a setting taken out of each). */
+export function defaultBundleWithPrograms(dir: string, name: string, edit: (program: Record<string, unknown>) => void): string {
+  const out = copyDefault(dir, name);
+  editJson<{ programs: Array<Record<string, unknown>> }>(join(out, 'recoveries.json'), (r) => r.programs.forEach(edit));
+  return out;
+}

@@ -95,6 +95,7 @@ export function programLines(program: Json): string[] {
   if (program['budget'] !== undefined) head.push(`budget ${String(program['budget'])} steps`);
   if (isObject(program['reentry'])) head.push(`hands back when ${paramsText(program['reentry'])}`);
   if (typeof program['lag_steps'] === 'number') head.push(`compensates ${program['lag_steps']} steps of actuation lag`);
+  if (program['lag_steps'] === 'measured') head.push('compensates the actuation lag the critic measures');
   if (head.length) lines.push(head.join('; '));
   const steps = Array.isArray(program['steps']) ? program['steps'] : [];
   steps.forEach((s, i) => {
