@@ -28,7 +28,7 @@ if (process.send) {
   const reply = cannedResult();
   const modelPath = process.argv[2];
   const policy = modelPath ? await OnnxPolicy.load(modelPath) : undefined;
-  const batch = [liberoObservation()];
+  const batch = policy ? [liberoObservation()] : [];
   process.send({ endpoint: socket.lastEndpoint });
   process.on('disconnect', () => socket.close());
   try {

@@ -13,7 +13,7 @@ import { benchPolicyModel } from './demo-mlp.js';
 import { benchSim } from './sim.js';
 
 /** The largest batch the runtime's policy server forms (rollout.ts), and so the delayed policy's. */
-export const MAX_BATCH = 32;
+const MAX_BATCH = 32;
 
 /**
  * Simulators for two full batches across the workers: while one batch is in the policy, the other
