@@ -44,6 +44,10 @@ describe('the console’s reading pages in Chromium', () => {
     await page.goto(`${server.url}/#/campaigns`);
     await page.getByTestId('campaign-row').first().getByRole('link').first().click();
     await expect.poll(() => page.getByTestId('campaign-phase').textContent()).toMatch(/done/);
+    // The episode list is a second request: wait for its links before counting them (a loaded
+    // machine answers it after the campaign itself); waitFor fails the test if none ever appears.
+    await page.locator('[data-testid="clusters"] tbody tr').first().waitFor();
+    await page.getByTestId('episode-link').first().waitFor();
     expect(await page.locator('[data-testid="clusters"] tbody tr').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('episode-link').count()).toBeGreaterThan(0);
     await page.getByTestId('candidate-row').first().getByRole('link').click();
