@@ -1,7 +1,8 @@
 // The rollout runtime: many episodes at once. A pool of worker threads, each running several
 // simulators concurrently, takes episodes from a dispatcher one at a time; every simulator's chunk
 // requests go to one policy server whose scheduler batches them together, so a GPU-sized policy
-// call serves many robots at once. Outcomes come back in plan order.
+// call serves many robots at once. Episodes go out longest expected first (job-order.ts); outcomes
+// are collected by plan index.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { PolicyServer, openPolicy } from '../policy/open-policy.js';
 import type { Policy } from '../policy/policy.js';
 import type { EpisodeJob, EvaluationPlan } from './evaluation-plan.js';
+import { LongestFirstJobs } from './job-order.js';
 import type { EpisodeOutcome } from './run-episode.js';
 
 export interface RolloutOptions {
@@ -54,18 +56,22 @@ export async function runRollouts(
     ? await PolicyServer.start(hosted, { bind: `ipc://${join(dir, 'policy.sock')}`, maxBatch: options.maxBatch ?? 32, maxWaitMs: options.maxWaitMs ?? 2 })
     : undefined;
   const workerPlan: EvaluationPlan = { ...plan, policy: server?.endpoint ?? plan.policy };
-  let next = 0;
+  const order = new LongestFirstJobs(jobs);
   const started = performance.now();
   let saturated: RolloutStats['saturated'];
   const nextJob = () => {
-    const job = jobs[next++];
+    const job = order.next();
     if (!job && !saturated && server) saturated = { ms: performance.now() - started, requests: server.scheduler.stats.batchedRequests };
     return job;
   };
   try {
     await Promise.all(
       Array.from({ length: options.workers }, () =>
-        runWorker(workerPlan, options.envsPerWorker, nextJob, (outcome) => collect(outcome, jobs[outcome.index]!)),
+        runWorker(workerPlan, options.envsPerWorker, nextJob, (outcome) => {
+          const job = jobs[outcome.index]!;
+          order.finished(job, outcome.steps);
+          collect(outcome, job);
+        }),
       ),
     );
     const s = server?.scheduler.stats;
