@@ -5,6 +5,7 @@
 // queue (OVERLOADED) and fails requests that cannot start before their deadline.
 import { Router } from 'zeromq';
 import { ERROR_CODES, isRetryable, ProtocolError, type ErrorCode } from '../../protocol/errors.js';
+import { checkActionChunk } from '../../protocol/hot-messages.js';
 import {
   PROTOCOL_VERSION,
   actionChunkSchema,
@@ -16,6 +17,7 @@ import {
 } from '../../protocol/messages.js';
 import { InferenceBatchScheduler, type ScheduledResult, type SchedulerOptions } from './batch-scheduler.js';
 import { DeadlineExceeded, Overloaded } from '../errors.js';
+import type { NdArray } from '../../protocol/ndarray.js';
 import type { Policy, PolicyMetadata } from '../policy.js';
 import { SendQueue } from './send-queue.js';
 
@@ -149,17 +151,16 @@ export class PolicyServer {
   }
 
   private replyResult(job: Job, result: ScheduledResult): void {
-    const checked = actionChunkSchema.safeParse(result.actions);
-    if (!checked.success) {
-      const message = checked.error.issues[0]?.message ?? 'invalid actions';
-      const code = message.includes('non-finite') ? 'NON_FINITE_ACTIONS' : 'BACKEND_FAILED';
-      this.replyError(job.route, job.request.id, code, `backend ${message}`);
+    const vetted = vetActions(result.actions);
+    if ('error' in vetted) {
+      const code = vetted.error.includes('non-finite') ? 'NON_FINITE_ACTIONS' : 'BACKEND_FAILED';
+      this.replyError(job.route, job.request.id, code, `backend ${vetted.error}`);
       return;
     }
     this.reply(job.route, {
       type: 'result',
       id: job.request.id,
-      actions: checked.data,
+      actions: vetted.actions,
       policy_timing: result.policyTiming,
       server_timing: {
         queue_ms: result.queueMs,
@@ -178,6 +179,14 @@ export class PolicyServer {
     if (this.socket.closed) return;
     this.sender.send([...route, encodeMessage(message)]);
   }
+}
+
+/** The backend's chunk if it may cross the wire (float32, 2-D, every value finite), else why not. */
+function vetActions(actions: unknown): { actions: NdArray } | { error: string } {
+  const fast = checkActionChunk(actions);
+  if (fast) return { actions: fast };
+  const checked = actionChunkSchema.safeParse(actions);
+  return checked.success ? { actions: checked.data } : { error: checked.error.issues[0]?.message ?? 'invalid actions' };
 }
 
 /** The wire code of a failure: typed errors carry theirs, anything else is the backend's fault. */
