@@ -125,7 +125,7 @@ function normalize(value: unknown, depth: number): unknown {
   if (value instanceof Map) {
     const obj: Record<string, unknown> = Object.create(null);
     for (const [k, v] of value) obj[keyToString(k)] = v;
-    if (obj.__ndarray__ !== undefined) return decodeNdArray(obj);
+    if (obj.__ndarray__ !== undefined) return ndarrayFromWire(obj);
     for (const k of Object.keys(obj)) obj[k] = normalize(obj[k], depth + 1);
     return obj;
   }
@@ -133,7 +133,8 @@ function normalize(value: unknown, depth: number): unknown {
   throw new ProtocolError('MALFORMED', `unsupported msgpack value (${Object.prototype.toString.call(value)})`);
 }
 
-function decodeNdArray(m: Record<string, unknown>): NdArray {
+/** The NdArray an `__ndarray__` map describes; throws ProtocolError when it does not describe one. */
+export function ndarrayFromWire(m: Record<string, unknown>): NdArray {
   const { data, dtype, shape } = m;
   if (!isDType(dtype)) throw new ProtocolError('MALFORMED', `unsupported ndarray dtype ${JSON.stringify(dtype)}`);
   if (!(data instanceof Uint8Array)) throw new ProtocolError('MALFORMED', 'ndarray data must be bytes');

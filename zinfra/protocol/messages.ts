@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { decode, encode, peekField } from './codec.js';
 import { checkInfer, checkResult } from './hot-messages.js';
+import { readHotMessage } from './hot-wire.js';
 import { ERROR_CODES, ProtocolError } from './errors.js';
 import { isNdArray, type NdArray } from './ndarray.js';
 
@@ -159,13 +160,13 @@ function schemaFor<T>(schemas: Readonly<Record<string, z.ZodType<T>>>, value: un
 
 /** Decodes and validates a client message. Throws ProtocolError only. */
 export function decodeRequest(bytes: Uint8Array): Request {
-  const value = decode(bytes);
+  const value = readHotMessage(bytes) ?? decode(bytes);
   return checkInfer(value) ?? parseWith(schemaFor(REQUEST_SCHEMAS, value, 'request'), value, 'request');
 }
 
 /** Decodes and validates a server message. Throws ProtocolError only. */
 export function decodeReply(bytes: Uint8Array): Reply {
-  const value = decode(bytes);
+  const value = readHotMessage(bytes) ?? decode(bytes);
   return checkResult(value) ?? parseWith(schemaFor(REPLY_SCHEMAS, value, 'reply'), value, 'reply');
 }
 
