@@ -1,10 +1,10 @@
-// The direct reader of the hot messages may only ever read what the generic codec reads, and must
-// read the messages Zetta's peers send, or it saves nothing.
+// The direct reader and writer of the hot messages may only ever read and write what the generic
+// codec does, and must take the messages Zetta's peers send, or they save nothing.
 import fc from 'fast-check';
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '../../zinfra/protocol/codec.js';
-import { readHotMessage } from '../../zinfra/protocol/hot-wire.js';
+import { readHotMessage, writeHotMessage } from '../../zinfra/protocol/hot-wire.js';
 import { encodeMessage } from '../../zinfra/protocol/messages.js';
 import { f32, ndarray, u8 } from '../../zinfra/protocol/ndarray.js';
 
@@ -77,5 +77,44 @@ describe('the direct reader of the hot messages', () => {
       }),
       { numRuns: 3000, seed: 22 },
     );
+  });
+});
+
+/** Either the writer declines, or the generic codec reads back from it what it reads from its own bytes. */
+function writesAsGeneric(value: unknown, target?: Buffer): void {
+  const hot = writeHotMessage(value, target);
+  if (hot === null) return;
+  expect(decode(hot)).toEqual(decode(encode(value)));
+}
+
+describe('the direct writer of the hot messages', () => {
+  it('writes an infer request and a result the generic codec reads back unchanged', () => {
+    const request = { type: 'infer', id: 7, session_id: 'session', episode_id: 'ep-1', step: 12, deadline_ms: 2000, obs: obs() };
+    const reply = { type: 'result', id: 4_000_000_000, actions: f32([10, 7], new Float32Array(70).fill(-0.5)), policy_timing: { infer_ms: 0.31 }, server_timing: { queue_ms: 0, total_ms: 0.75, batch_size: 3 } };
+    for (const m of [request, reply]) {
+      expect(writeHotMessage(m)).not.toBeNull();
+      writesAsGeneric(m);
+      expect(readHotMessage(writeHotMessage(m)!)).toEqual(decode(encodeMessage(m as never)));
+    }
+  });
+
+  it('writes into the target when the message fits, and into fresh memory when it does not', () => {
+    const target = Buffer.alloc(1024);
+    const small = writeHotMessage({ type: 'ping', id: 1, t: 5 }, target)!;
+    expect(small.buffer).toBe(target.buffer);
+    const large = writeHotMessage({ type: 'infer', obs: obs(32) }, target)!;
+    expect(large.buffer).not.toBe(target.buffer);
+    expect(decode(large)).toEqual(decode(encode({ type: 'infer', obs: obs(32) })));
+  });
+
+  it('writes any value tree as the generic codec reads it, or declines', () => {
+    fc.assert(fc.property(tree, (t) => writesAsGeneric(t)), { numRuns: 2000, seed: 23 });
+    fc.assert(fc.property(tree, (t) => writesAsGeneric(t, Buffer.alloc(64))), { numRuns: 500, seed: 24 });
+  });
+
+  it('declines what it does not write: lists, null, NaN, 64-bit integers, lone surrogates, raw typed arrays', () => {
+    for (const v of [{ a: [1, 2] }, { a: null }, { a: Number.NaN }, { a: 2 ** 40 }, { a: 'x\uD800' }, { a: new Float32Array(2) }, 'top-level string']) {
+      expect(writeHotMessage(v), JSON.stringify(v)).toBeNull();
+    }
   });
 });

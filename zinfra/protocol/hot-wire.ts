@@ -1,12 +1,13 @@
-// The msgpack of the two messages of every control step, read and written directly. The generic
-// codec (msgpackr, then a walk that turns maps into objects and ndarray maps into typed views)
+// The msgpack of the messages of every control step, read and written directly. The generic codec
+// (msgpackr, with a walk that turns maps into objects and ndarray maps into typed views, and back)
 // runs with its code cold at a robot's 20 Hz and costs tens of microseconds for a handful of
-// fields; these readers know the layout Zetta's own peers write. They only ever take the common
-// case: a message laid out any other way (binary keys as openpi writes them, an unknown or
-// repeated field, a wide integer, trailing bytes) returns null and goes to the generic codec,
-// which decides. What they read is what the generic codec reads (tests/zinfra/hot-wire.test.ts).
+// fields; this reader and writer know the layout Zetta's own peers use: str keys, scalars, str-keyed
+// maps, ndarrays. They only ever take that common case: anything else (binary keys as openpi writes
+// them, a repeated field, 64-bit integers, NaN, trailing bytes, a list) returns null and goes to
+// the generic codec, which decides. They read and write what the generic codec reads
+// (tests/zinfra/hot-wire.test.ts).
 import { ndarrayFromWire } from './codec.js';
-import type { NdArray } from './ndarray.js';
+import { isNdArray, type NdArray } from './ndarray.js';
 
 /** A map, string or ndarray value read from the wire; null for anything the generic codec must judge. */
 type Value = string | number | boolean | Uint8Array | NdArray | readonly number[] | { readonly [key: string]: Value };
@@ -192,4 +193,147 @@ export function readHotMessage(bytes: Uint8Array): { [key: string]: Value } | nu
   const r = new Reader(bytes);
   const m = readMap(r, 0);
   return m !== null && r.done ? m : null;
+}
+
+/** Deepest nesting of maps the writer takes (a message, its observation, an array's map, and room). */
+const MAX_WRITE_DEPTH = 4;
+
+/** With the u flag a surrogate pair is one code point: only a lone surrogate matches. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const isInt = (v: number): boolean => Number.isInteger(v) && !Object.is(v, -0) && v >= -(2 ** 31) && v <= 0xffff_ffff;
+const strHeader = (n: number): number => (n < 32 ? 1 : n < 256 ? 2 : n < 65536 ? 3 : 5);
+const binHeader = (n: number): number => (n < 256 ? 2 : n < 65536 ? 3 : 5);
+const mapHeader = (n: number): number => (n < 16 ? 1 : n < 65536 ? 3 : -1);
+
+/** Bytes `value` takes, or -1 if the writer does not take it. */
+function sizeOf(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'string': {
+      if (LONE_SURROGATE.test(value)) return -1; // a lone surrogate: how to write it is the generic codec's call
+      const n = Buffer.byteLength(value, 'utf8');
+      return strHeader(n) + n;
+    }
+    case 'number':
+      if (isInt(value)) return (value >= 0 && value < 128) || (value < 0 && value >= -32) ? 1 : 5;
+      // wider integers (and -0) are the generic codec's: a Python peer must read an int as an int
+      return Number.isFinite(value) && !Number.isInteger(value) ? 9 : -1;
+    case 'boolean':
+      return 1;
+    case 'object':
+      break;
+    default:
+      return -1;
+  }
+  if (value === null || depth > MAX_WRITE_DEPTH || Array.isArray(value) || ArrayBuffer.isView(value)) return -1;
+  if (isNdArray(value)) {
+    if (value.shape.length > 15 || !value.shape.every((d) => isInt(d) && d >= 0)) return -1;
+    const n = value.data.byteLength;
+    return 1 + (1 + 11 + 1) + (1 + 4 + binHeader(n) + n) + sizeOf('dtype', 0) + sizeOf(value.dtype, 0) + (1 + 5) + 1 + value.shape.reduce((sum, d) => sum + sizeOf(d, 0), 0);
+  }
+  let size = 0;
+  let entries = 0;
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue; // the generic codec leaves undefined fields out too
+    if (key === '__ndarray__') return -1; // it would make the map read as an array
+    const k = sizeOf(key, 0);
+    const x = sizeOf(v, depth + 1);
+    if (x < 0) return -1;
+    size += k + x;
+    entries++;
+  }
+  const header = mapHeader(entries);
+  return header < 0 ? -1 : header + size;
+}
+
+class Writer {
+  pos = 0;
+  private readonly view: DataView;
+
+  constructor(readonly out: Buffer) {
+    this.view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  }
+
+  value(v: unknown): void {
+    if (typeof v === 'string') return this.str(v);
+    if (typeof v === 'number') return this.num(v);
+    if (typeof v === 'boolean') return void (this.out[this.pos++] = v ? 0xc3 : 0xc2);
+    if (isNdArray(v)) return this.ndarray(v);
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined);
+    this.map(keys.length);
+    for (const k of keys) {
+      this.str(k);
+      this.value(o[k]);
+    }
+  }
+
+  private ndarray(a: NdArray): void {
+    this.map(4);
+    this.str('__ndarray__');
+    this.out[this.pos++] = 0xc3;
+    this.str('data');
+    const bytes = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+    const n = bytes.byteLength;
+    if (n < 256) this.head(0xc4, 1, n);
+    else if (n < 65536) this.head(0xc5, 2, n);
+    else this.head(0xc6, 4, n);
+    this.out.set(bytes, this.pos);
+    this.pos += n;
+    this.str('dtype');
+    this.str(a.dtype);
+    this.str('shape');
+    this.out[this.pos++] = 0x90 | a.shape.length;
+    for (const d of a.shape) this.num(d);
+  }
+
+  private map(n: number): void {
+    if (n < 16) this.out[this.pos++] = 0x80 | n;
+    else this.head(0xde, 2, n);
+  }
+
+  private str(s: string): void {
+    const n = Buffer.byteLength(s, 'utf8');
+    if (n < 32) this.out[this.pos++] = 0xa0 | n;
+    else if (n < 256) this.head(0xd9, 1, n);
+    else if (n < 65536) this.head(0xda, 2, n);
+    else this.head(0xdb, 4, n);
+    this.pos += this.out.write(s, this.pos, n, 'utf8');
+  }
+
+  private num(v: number): void {
+    if (!isInt(v)) {
+      this.out[this.pos++] = 0xcb;
+      this.view.setFloat64(this.pos, v);
+      this.pos += 8;
+    } else if ((v >= 0 && v < 128) || (v < 0 && v >= -32)) this.out[this.pos++] = v & 0xff;
+    else if (v >= 0) this.head(0xce, 4, v);
+    else {
+      this.out[this.pos++] = 0xd2;
+      this.view.setInt32(this.pos, v);
+      this.pos += 4;
+    }
+  }
+
+  private head(code: number, width: 1 | 2 | 4, n: number): void {
+    this.out[this.pos++] = code;
+    if (width === 1) this.out[this.pos] = n;
+    else if (width === 2) this.view.setUint16(this.pos, n);
+    else this.view.setUint32(this.pos, n);
+    this.pos += width;
+  }
+}
+
+/**
+ * Writes `message` as msgpack into `target` when it fits (the result is then a view of it), else
+ * into a fresh buffer; null if the message is not one the writer takes (the generic codec then
+ * writes it).
+ */
+export function writeHotMessage(message: unknown, target?: Buffer): Buffer | null {
+  const size = sizeOf(message, 0);
+  if (size < 0 || typeof message !== 'object') return null;
+  const out = target && target.byteLength >= size ? target.subarray(0, size) : Buffer.allocUnsafe(size);
+  const w = new Writer(out);
+  w.value(message);
+  return w.pos === size ? out : null;
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { decode, encode, peekField } from './codec.js';
 import { checkInfer, checkResult } from './hot-messages.js';
-import { readHotMessage } from './hot-wire.js';
+import { readHotMessage, writeHotMessage } from './hot-wire.js';
 import { ERROR_CODES, ProtocolError } from './errors.js';
 import { isNdArray, type NdArray } from './ndarray.js';
 
@@ -177,5 +177,5 @@ export function salvageId(bytes: Uint8Array): number | null {
 }
 
 export function encodeMessage(message: Request | Reply): Buffer {
-  return encode(message);
+  return writeHotMessage(message) ?? encode(message);
 }

@@ -3,6 +3,7 @@
 // arrived — its reply came back. A request that timed out or was lost keeps its buffer forever
 // (the garbage collector takes it), never reused while ZeroMQ might still read it.
 import { encodeInto } from '../../protocol/codec.js';
+import { writeHotMessage } from '../../protocol/hot-wire.js';
 
 export interface Lease {
   readonly bytes: Buffer;
@@ -20,7 +21,7 @@ export class EncodeArena {
 
   encode(message: unknown): Lease {
     const slab = this.free.pop() ?? Buffer.allocUnsafeSlow(this.slabBytes);
-    const bytes = encodeInto(message, slab);
+    const bytes = writeHotMessage(message, slab) ?? encodeInto(message, slab);
     if (bytes.buffer === slab.buffer) return { bytes, slab };
     this.free.push(slab); // too large for a slab: encoded elsewhere, the slab is still unused
     return { bytes, slab: undefined };
