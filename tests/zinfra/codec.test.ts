@@ -25,6 +25,15 @@ describe('ndarray codec (openpi msgpack_numpy convention)', () => {
     });
   });
 
+  it('keeps a "__proto__" key of user data as a key on the wire', () => {
+    const info = JSON.parse('{"__proto__": {"x": 1}, "a": 2}') as Record<string, unknown>;
+    const back = decode(encode({ info })) as { info: Record<string, unknown> };
+    expect(Object.keys(back.info).sort()).toEqual(['__proto__', 'a']);
+    expect(back.info['__proto__']).toEqual(Object.assign(Object.create(null) as object, { x: 1 }));
+    // a typed array under that key used to become the map's prototype and make the encoder throw
+    expect(() => encode({ info: JSON.parse('{"__proto__": 1}') as object, data: { ['__proto__']: 1 } })).not.toThrow();
+  });
+
   it('writes array keys as msgpack bin when asked, as openpi expects', () => {
     const bytes = encode({ a: f32([1], Float32Array.of(1)) }, { ndarrayKeys: 'bin' });
     const raw = plain.unpack(bytes) as Map<unknown, Map<unknown, unknown>>;

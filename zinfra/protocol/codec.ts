@@ -52,7 +52,8 @@ function toWire(value: unknown, keys: NdArrayKeyStyle, depth: number): unknown {
   if (isNdArray(value)) return encodeNdArray(value, keys);
   if (ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) return value.map((v) => toWire(v, keys, depth + 1));
-  const out: Record<string, unknown> = {};
+  // no prototype: a "__proto__" key in user data (an episode's info) stays a key, not a prototype
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toWire(v, keys, depth + 1);
   return out;
 }
