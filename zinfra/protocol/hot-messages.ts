@@ -4,8 +4,30 @@
 // message they are not sure of (a wrong type, an odd key, anything out of range) returns null and
 // goes to the zod schema, which decides and words the error. Whatever they accept, the schema
 // accepts with the same result (tests/zinfra/hot-messages.test.ts holds them to that).
-import type { InferRequest, ResultReply } from './messages.js';
-import { isNdArray, type NdArray } from './ndarray.js';
+import { isNdArray, type NdArray, type Observation } from './ndarray.js';
+
+/**
+ * The shape of messages.ts's `InferRequest` (its zod schema's type), declared here so that this file
+ * does not import the schemas it stands in front of; the compiler holds the two together there.
+ */
+export interface InferRequest {
+  readonly type: 'infer';
+  readonly id: number;
+  readonly session_id: string;
+  readonly episode_id: string;
+  readonly step: number;
+  readonly deadline_ms: number;
+  readonly obs: Observation;
+}
+
+/** The shape of messages.ts's `ResultReply`. */
+export interface ResultReply {
+  readonly type: 'result';
+  readonly id: number;
+  readonly actions: NdArray;
+  readonly policy_timing: Record<string, number>;
+  readonly server_timing: Record<string, number>;
+}
 
 const MAX_ID = 0xffff_ffff;
 
@@ -27,9 +49,9 @@ export function checkInfer(m: unknown): InferRequest | null {
   return { type: 'infer', id: m.id, session_id: m.session_id, episode_id: m.episode_id, step: m.step as number, deadline_ms: m.deadline_ms, obs };
 }
 
-function checkObservation(v: unknown): InferRequest['obs'] | null {
+function checkObservation(v: unknown): Observation | null {
   if (!isMap(v)) return null;
-  const out: InferRequest['obs'] = {};
+  const out: Observation = {};
   for (const key of Object.keys(v)) {
     const x = v[key];
     if (!isPlainKey(key) || (typeof x !== 'string' && !isNdArray(x))) return null;
