@@ -60,6 +60,9 @@ describe('the direct reader of the hot messages', () => {
     const proto = packr.pack(new Map<unknown, unknown>([['__proto__', 1], ['b', new Map([['__proto__', 'x']])]]));
     expect(readHotMessage(proto)).not.toBeNull();
     agrees(proto);
+    // four keys, as an array's map has, one of them "__proto__" holding bytes
+    agrees(packr.pack(new Map<unknown, unknown>([['a', new Map<unknown, unknown>([['__proto__', Buffer.from('xy')], ['__ndarray__', true], ['dtype', '|u1'], ['shape', [2]]])]])));
+    agrees(packr.pack(new Map<unknown, unknown>([['a', new Map<unknown, unknown>([['__proto__', Buffer.from('xy')], ['data', Buffer.from('xy')], ['dtype', '|u1'], ['shape', [2]]])]])));
     const repeated = new Packr({ useRecords: false, variableMapSize: true }).pack(new Map<unknown, unknown>([['a', 1], [Buffer.from('a'), 2]]));
     expect(readHotMessage(repeated)).toBeNull();
     agrees(repeated);

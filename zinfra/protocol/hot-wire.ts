@@ -9,8 +9,8 @@
 import { ndarrayFromWire } from './codec.js';
 import { isNdArray, type NdArray } from './ndarray.js';
 
-/** A map, string or ndarray value read from the wire; null for anything the generic codec must judge. */
-type Value = string | number | boolean | Uint8Array | NdArray | readonly number[] | { readonly [key: string]: Value };
+/** What the reader gives: scalars, ndarrays and str-keyed maps of them, as the generic codec gives them. */
+type Value = string | number | boolean | Uint8Array | NdArray | { readonly [key: string]: Value };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -166,7 +166,7 @@ function readMapOrNdArray(r: Reader, depth: number): Value | null {
     r.pos = start;
     return readMap(r, depth);
   }
-  const fields: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>; // a "__proto__" key stays a key
   for (let i = 0; i < 4; i++) {
     const key = r.key();
     if (key === null) return null;
