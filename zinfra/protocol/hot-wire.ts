@@ -201,6 +201,8 @@ const MAX_WRITE_DEPTH = 4;
 /** With the u flag a surrogate pair is one code point: only a lone surrogate matches. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 const isInt = (v: number): boolean => Number.isInteger(v) && !Object.is(v, -0) && v >= -(2 ** 31) && v <= 0xffff_ffff;
+/** An integer msgpack writes in the type byte itself (positive or negative fixint). */
+const isFixInt = (v: number): boolean => (v >= 0 && v < 128) || (v < 0 && v >= -32);
 const strHeader = (n: number): number => (n < 32 ? 1 : n < 256 ? 2 : n < 65536 ? 3 : 5);
 const binHeader = (n: number): number => (n < 256 ? 2 : n < 65536 ? 3 : 5);
 const mapHeader = (n: number): number => (n < 16 ? 1 : n < 65536 ? 3 : -1);
@@ -214,7 +216,7 @@ function sizeOf(value: unknown, depth: number): number {
       return strHeader(n) + n;
     }
     case 'number':
-      if (isInt(value)) return (value >= 0 && value < 128) || (value < 0 && value >= -32) ? 1 : 5;
+      if (isInt(value)) return isFixInt(value) ? 1 : 5;
       // wider integers (and -0) are the generic codec's: a Python peer must read an int as an int
       return Number.isFinite(value) && !Number.isInteger(value) ? 9 : -1;
     case 'boolean':
@@ -306,7 +308,7 @@ class Writer {
       this.out[this.pos++] = 0xcb;
       this.view.setFloat64(this.pos, v);
       this.pos += 8;
-    } else if ((v >= 0 && v < 128) || (v < 0 && v >= -32)) this.out[this.pos++] = v & 0xff;
+    } else if (isFixInt(v)) this.out[this.pos++] = v & 0xff;
     else if (v >= 0) this.head(0xce, 4, v);
     else {
       this.out[this.pos++] = 0xd2;
@@ -330,8 +332,9 @@ class Writer {
  * writes it).
  */
 export function writeHotMessage(message: unknown, target?: Buffer): Buffer | null {
+  if (typeof message !== 'object') return null;
   const size = sizeOf(message, 0);
-  if (size < 0 || typeof message !== 'object') return null;
+  if (size < 0) return null;
   const out = target && target.byteLength >= size ? target.subarray(0, size) : Buffer.allocUnsafe(size);
   const w = new Writer(out);
   w.value(message);

@@ -20,7 +20,6 @@ interface TaskQueue {
 export class LongestFirstJobs {
   private readonly tasks: TaskQueue[] = [];
   private readonly byTask = new Map<string, TaskQueue>();
-  private remaining: number;
 
   constructor(jobs: readonly EpisodeJob[]) {
     for (const job of jobs) {
@@ -32,19 +31,12 @@ export class LongestFirstJobs {
       }
       q.jobs.push(job);
     }
-    this.remaining = jobs.length;
-  }
-
-  /** Episodes not handed out yet. */
-  get left(): number {
-    return this.remaining;
   }
 
   /** The next episode to run, or undefined when all are handed out. */
   next(): EpisodeJob | undefined {
     const q = this.probe() ?? this.longest();
     if (!q) return undefined;
-    this.remaining--;
     return q.jobs[q.next++];
   }
 
