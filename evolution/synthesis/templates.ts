@@ -32,7 +32,9 @@ const SPECS: Partial<Record<TemplateId, { feature: string; op: 'lt' | 'gt'; thet
   stall: { feature: 'derived.net_motion', op: 'lt', theta0: () => 0.02, dwells: [5, 10, 20], min: 0, max: 0.2, what: 'the hand barely moves over the last second' },
   oscillation: { feature: 'derived.motion_reversals', op: 'gt', theta0: () => 6, dwells: [1, 3, 6], min: 1, max: 19, what: 'the hand keeps reversing direction' },
   deadline: { feature: 'episode.step', op: 'gt', theta0: (a) => (Number.isFinite(a.successSteps) ? a.successSteps : 100), dwells: [1], min: 10, max: 600, what: 'the stage is taking longer than successes ever need' },
-  disturbance: { feature: 'privileged.object_speed', op: 'gt', theta0: () => 0.1, dwells: [1, 2, 4], min: 0.01, max: 2, what: 'the task object moves on its own' },
+  // not raw object speed: that is highest while the policy lifts the object, so a rule on it fired
+  // on every grasp and its program dropped what the policy had just picked up
+  disturbance: { feature: 'observed.object_moved_alone', op: 'gt', theta0: () => 0.02, dwells: [1, 2, 4], min: 0.005, max: 0.3, what: 'the task object moves on its own, neither resting nor riding in the hand' },
   grasp_empty: { feature: 'derived.gripper_closed_empty', op: 'gt', theta0: () => 0.5, dwells: [2, 3, 5, 8, 12], min: 0.5, max: 0.5, what: 'the fingers closed on nothing' },
 };
 

@@ -26,6 +26,7 @@ const OBSERVED: readonly Row[] = [
   ['object_target_dist_xy', 'm', 'number', 'perceived horizontal distance from the task object to its receptacle'],
   ['objects_left', 'count', 'number', 'goal objects not yet perceived where the instruction wants them'],
   ['fixture_eef_dist', 'm', 'number', 'perceived distance from the hand to the nearest fixture the instruction acts on (a handle, a button; +∞ if none)'],
+  ['object_moved_alone', 'm', 'number', 'how far the task object moved over the last 5 steps in a way neither resting nor riding in the hand explains: min(‖Δobject‖, ‖Δobject − Δhand‖), as perceived (a knock, a slip, a roll)'],
 ];
 
 /** Simulator ground truth about the current stage's subject and the scene. */

@@ -4,12 +4,14 @@
 // the robot state runs unchanged on a robot with an object detector.
 import { OBJECT_POSE_DIM, type Observation } from '../env.js';
 import type { TaskDef } from '../tasks/types.js';
+import { MovedAloneWindow } from './moved-alone.js';
 
 export const OBSERVED_FEATURE_NAMES = [
   'observed.object_x', 'observed.object_y', 'observed.object_z',
   'observed.object_eef_dist', 'observed.object_eef_dist_xy',
   'observed.target_x', 'observed.target_y', 'observed.target_z',
   'observed.object_target_dist_xy', 'observed.objects_left', 'observed.fixture_eef_dist',
+  'observed.object_moved_alone',
 ] as const;
 
 /** A goal object closer than this (xy, m) to its receptacle, with the hand away, is where it belongs. */
@@ -46,6 +48,7 @@ export function goalSlots(task: TaskDef, objectNames: readonly string[]): TaskGo
 export class ObservedFeatureWriter {
   private readonly goals: readonly GoalObject[];
   private readonly fixtures: readonly number[];
+  private readonly motion: MovedAloneWindow;
 
   constructor(
     goal: TaskGoalSlots,
@@ -55,6 +58,7 @@ export class ObservedFeatureWriter {
   ) {
     this.goals = goal.objects;
     this.fixtures = goal.fixtures;
+    this.motion = new MovedAloneWindow(goal.objects.map((g) => g.slot * OBJECT_POSE_DIM));
   }
 
   write(obs: Observation): void {
@@ -62,6 +66,7 @@ export class ObservedFeatureWriter {
     const o = this.offset;
     const s = obs.state;
     const p = obs.objects;
+    this.motion.push(s, p);
     let best = -1;
     let bestDist = Infinity;
     let left = 0;
@@ -80,8 +85,10 @@ export class ObservedFeatureWriter {
     v[o + 10] = this.fixtureDistance(s, p);
     if (best < 0) {
       for (let k = 0; k < 9; k++) v[o + k] = Number.NaN;
+      v[o + 11] = Number.NaN;
       return;
     }
+    v[o + 11] = this.motion.movedAlone(best);
     const g = this.goals[best]!;
     const a = g.slot * OBJECT_POSE_DIM;
     v[o] = p[a]!;
