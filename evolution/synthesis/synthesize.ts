@@ -204,8 +204,7 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
       version: 1,
       name: `${parent.manifest.name}+${base.id}`,
       description: `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`,
-      privileged: true,
-      privileged_reason: 'evolved rules read the stage (milestones reached) and aim recoveries at the task object and its place point',
+      ...privilegeOf(parent, rules, programs, input.layout),
       rules: 'rules.json',
       recoveries: 'recoveries.json',
       during_recovery: parent.manifest.during_recovery,
@@ -216,14 +215,39 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
   return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, behaviour_sha256: behaviourSha(bundle), bundle_dir: bundle.dir!, unbuildable: null };
 }
 
+/**
+ * A candidate is privileged when its parent is or when it reads a privileged feature itself; one
+ * that reads only what a robot perceives stays loadable on a robot.
+ */
+function privilegeOf(parent: StoredBundle, rules: unknown, programs: unknown, layout: FeatureLayout): { privileged: boolean; privileged_reason?: string } {
+  // any string, not only `feature` keys: a program names features in its tools' points too
+  const read = [...new Set(stringsIn([rules, programs]).filter((name) => layout.isPrivileged(name)))].sort();
+  if (read.length === 0) return parent.manifest.privileged ? { privileged: true, ...reasonOf(parent) } : { privileged: false };
+  return { privileged: true, privileged_reason: `evolved rules read ${read.join(', ')}` };
+}
+
+const reasonOf = (b: StoredBundle) => (b.manifest.privileged_reason ? { privileged_reason: b.manifest.privileged_reason } : {});
+
 /** The feature names a rule (or program) reads that the layout lacks. */
 function missingFeatures(json: unknown, layout: FeatureLayout): string[] {
+  return featureNames(json, (name) => layout.index(name) < 0);
+}
+
+function stringsIn(json: unknown): string[] {
+  if (typeof json === 'string') return [json];
+  if (Array.isArray(json)) return json.flatMap(stringsIn);
+  if (json !== null && typeof json === 'object') return Object.values(json).flatMap(stringsIn);
+  return [];
+}
+
+/** The names under a `feature` key anywhere in `json` that satisfy `pick`, sorted. */
+function featureNames(json: unknown, pick: (name: string) => boolean): string[] {
   const names = new Set<string>();
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v !== null && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (k === 'feature' && typeof x === 'string' && layout.index(x) < 0) names.add(x);
+        if (k === 'feature' && typeof x === 'string' && pick(x)) names.add(x);
         else walk(x);
       }
     }

@@ -28,13 +28,32 @@ interface TemplateArgs {
   readonly successSteps: number;
 }
 
-const SPECS: Partial<Record<TemplateId, { feature: string; op: 'lt' | 'gt'; theta0: (a: TemplateArgs) => number; dwells: number[]; min: number; max: number; what: string }>> = {
+interface TemplateSpec {
+  readonly feature: string;
+  readonly op: 'lt' | 'gt';
+  readonly theta0: (a: TemplateArgs) => number;
+  readonly dwells: number[];
+  readonly min: number;
+  readonly max: number;
+  readonly what: string;
+  /**
+   * What confines the rule to the failures' stage: the stage itself (the simulator's milestone
+   * count, privileged), or, where the condition already names the situation, only that an object
+   * is still to be moved, which a robot perceives.
+   */
+  readonly scope?: 'stage' | 'objects_left';
+}
+
+const SPECS: Partial<Record<TemplateId, TemplateSpec>> = {
   stall: { feature: 'derived.net_motion', op: 'lt', theta0: () => 0.02, dwells: [5, 10, 20], min: 0, max: 0.2, what: 'the hand barely moves over the last second' },
   oscillation: { feature: 'derived.motion_reversals', op: 'gt', theta0: () => 6, dwells: [1, 3, 6], min: 1, max: 19, what: 'the hand keeps reversing direction' },
   deadline: { feature: 'episode.step', op: 'gt', theta0: (a) => (Number.isFinite(a.successSteps) ? a.successSteps : 100), dwells: [1], min: 10, max: 600, what: 'the stage is taking longer than successes ever need' },
   // not raw object speed: that is highest while the policy lifts the object, so a rule on it fired
   // on every grasp and its program dropped what the policy had just picked up
-  disturbance: { feature: 'observed.object_moved_alone', op: 'gt', theta0: () => 0.02, dwells: [1, 2, 4], min: 0.005, max: 0.3, what: 'the task object moves on its own, neither resting nor riding in the hand' },
+  disturbance: {
+    feature: 'observed.object_moved_alone', op: 'gt', theta0: () => 0.02, dwells: [1, 2, 4], min: 0.005, max: 0.3,
+    what: 'the task object moves on its own, neither resting nor riding in the hand', scope: 'objects_left',
+  },
   grasp_empty: { feature: 'derived.gripper_closed_empty', op: 'gt', theta0: () => 0.5, dwells: [2, 3, 5, 8, 12], min: 0.5, max: 0.5, what: 'the fingers closed on nothing' },
 };
 
@@ -49,10 +68,14 @@ export function fittableRule(template: TemplateId, args: TemplateArgs): Fittable
   const theta0 = spec.theta0(args);
   const rule: RuleInput = {
     id: args.ruleId,
-    description: `evolved (${template}): in stage ${args.stage}, ${spec.what}: start ${args.recoveryId}`,
+    description: spec.scope === 'objects_left'
+      ? `evolved (${template}): while an object is still to be moved, ${spec.what}: start ${args.recoveryId}`
+      : `evolved (${template}): in stage ${args.stage}, ${spec.what}: start ${args.recoveryId}`,
     guards: [
       { op: 'eq', feature: 'episode.in_recovery', value: 0 },
-      { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
+      spec.scope === 'objects_left'
+        ? { op: 'ge', feature: 'observed.objects_left', value: 1 }
+        : { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
       // judge the policy, not the aftermath of a recovery (the parent's or this rule's own); with
       // the cooldown this also bounds how often a program that does not help can take over
       { op: 'ge', feature: 'episode.steps_since_recovery', value: 20 },

@@ -1,11 +1,12 @@
 // Candidate synthesis: which changes a generation tries first (clusters of one stage proposing one
 // template are one change), and the programs a new rule starts.
 import { describe, expect, it } from 'vitest';
-import { loadRecoveries } from '../../critic/index.js';
+import { loadRecoveries, loadRules } from '../../critic/index.js';
 import type { FailureCluster } from '../../evolution/clustering/cluster-failures.js';
 import type { Diagnosis, Hypothesis } from '../../evolution/diagnosis/schema.js';
 import { programFor } from '../../evolution/synthesis/programs.js';
 import { rankHypotheses } from '../../evolution/synthesis/synthesize.js';
+import { fittableRule } from '../../evolution/synthesis/templates.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const cluster = (id: string, stage: number, size: number): FailureCluster => ({
@@ -73,5 +74,26 @@ describe('programFor', () => {
     expect(stepsOf(programFor('button.reached', 'p')).map((s) => s.tool)).toEqual(['lift', 'hold']);
     expect(stepsOf(programFor('cabinet.opened', 'p')).map((s) => s.tool)).toEqual(['lift', 'hold']);
     for (const m of ['button.pressed', 'drawer.closed']) expect(() => compile(programFor(m, 'p'))).not.toThrow();
+  });
+});
+
+describe('fittableRule', () => {
+  const args = { ruleId: 'r', recoveryId: 'p', stage: 3, successSteps: 40 };
+  const load = (rule: unknown, privileged: boolean) =>
+    loadRules({ version: 1, rules: [rule] }, { layout: TABLETOP_LAYOUT, privileged, knownRecoveries: ['p'] });
+
+  it('builds the disturbance rule from what a robot perceives: it loads where privileged features are withheld', () => {
+    const rule = fittableRule('disturbance', args)!.rule;
+    expect(JSON.stringify(rule)).not.toMatch(/privileged\./);
+    expect(rule.guards).toContainEqual({ op: 'ge', feature: 'observed.objects_left', value: 1 });
+    expect(() => load(rule, false)).not.toThrow();
+  });
+
+  it('confines the other templates to the failures stage, which only a simulator knows', () => {
+    for (const template of ['stall', 'oscillation', 'deadline', 'grasp_empty'] as const) {
+      const rule = fittableRule(template, args)!.rule;
+      expect(rule.guards, template).toContainEqual({ op: 'eq', feature: 'privileged.milestones_reached', value: 3 });
+      expect(() => load(rule, false), template).toThrow(/privileged/);
+    }
   });
 });
