@@ -46,6 +46,10 @@ describe('skills promoted on two tasks, on tasks no campaign used (real simulato
       expect(campaign.promoted, task).toBe(true);
       expect(campaign.skill).toMatchObject({ state: 'pending' });
       ids.push(campaign.skill!.id);
+      // the repair reads only what a robot perceives: the skill is not marked privileged
+      const shown = JSON.parse(await zetta('skills', 'show', campaign.skill!.id, '--db', db, '--json')) as { skill: { content: { guard: { privileged: boolean; features: string[] } } } };
+      expect(shown.skill.content.guard.privileged, task).toBe(false);
+      expect(shown.skill.content.guard.features, task).toContain('observed.object_moved_alone');
       await zetta('skills', 'approve', campaign.skill!.id, '--db', db, '--as', 'operator', '--reason', 'held-out gate passed');
     }
 
