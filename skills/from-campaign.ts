@@ -12,11 +12,10 @@ import { STATE_FILE } from '../evolution/campaign/state-machine.js';
 import type { PromotionEvidence } from '../evolution/promotion.js';
 import { promotedDir } from '../evolution/promotion.js';
 import type { CampaignReport } from '../evolution/report/report.js';
-import { NO_BUNDLE, bundleSha, readBundle, type BundleContent } from '../evolution/synthesis/bundle-files.js';
+import { NO_BUNDLE, bundleSha, featuresRead, readBundle, type BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { loadWorld, resolveWorld } from '../sim/worlds.js';
 import { entryChanges, type SkillChanges } from './changes.js';
 import { SkillInputError } from './errors.js';
-import { featuresRead } from './features-read.js';
 import { bundleFile, type BundleFile, type GateDecision, type SkillContent } from './skill.js';
 
 /** The bundle files a promotion holds, in the critic's bundle format. */

@@ -3,7 +3,7 @@
 export { applicability, type Applicability, type ApplicabilityTarget } from './applicability.js';
 export { SkillInputError } from './errors.js';
 export { BUNDLE_FILES, skillFromCampaign, type CampaignSkill } from './from-campaign.js';
-export { featuresRead } from './features-read.js';
+export { featuresRead } from '../evolution/synthesis/bundle-files.js';
 export { SKILL_STATES, allowedEdge, isSkillState, nextState, type SkillAction, type SkillState } from './lifecycle.js';
 export { bundleFile, contentSha, skillId, type ApplicabilityGuard, type BundleFile, type SkillContent } from './skill.js';
 export { APPLICATION_ID } from './store/open.js';

@@ -9,7 +9,7 @@ import type { FailureCluster } from '../clustering/cluster-failures.js';
 import type { ClusterEvidence } from '../diagnosis/evidence.js';
 import type { Diagnosis, Hypothesis } from '../diagnosis/schema.js';
 import type { ReplayEpisode } from '../shadow-replay.js';
-import { behaviourSha, writeBundle, type StoredBundle } from './bundle-files.js';
+import { behaviourSha, featuresRead, writeBundle, type StoredBundle } from './bundle-files.js';
 import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
 import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './retune.js';
@@ -220,34 +220,20 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
  * that reads only what a robot perceives stays loadable on a robot.
  */
 function privilegeOf(parent: StoredBundle, rules: unknown, programs: unknown, layout: FeatureLayout): { privileged: boolean; privileged_reason?: string } {
-  // any string, not only `feature` keys: a program names features in its tools' points too
-  const read = [...new Set(stringsIn([rules, programs]).filter((name) => layout.isPrivileged(name)))].sort();
-  if (read.length === 0) return parent.manifest.privileged ? { privileged: true, ...reasonOf(parent) } : { privileged: false };
-  return { privileged: true, privileged_reason: `evolved rules read ${read.join(', ')}` };
+  const read = featuresRead([rules, programs], layout.features.map((f) => f.name)).filter((name) => layout.isPrivileged(name));
+  if (read.length > 0) return { privileged: true, privileged_reason: `evolved rules read ${read.join(', ')}` };
+  if (!parent.manifest.privileged) return { privileged: false };
+  return { privileged: true, ...(parent.manifest.privileged_reason ? { privileged_reason: parent.manifest.privileged_reason } : {}) };
 }
-
-const reasonOf = (b: StoredBundle) => (b.manifest.privileged_reason ? { privileged_reason: b.manifest.privileged_reason } : {});
 
 /** The feature names a rule (or program) reads that the layout lacks. */
 function missingFeatures(json: unknown, layout: FeatureLayout): string[] {
-  return featureNames(json, (name) => layout.index(name) < 0);
-}
-
-function stringsIn(json: unknown): string[] {
-  if (typeof json === 'string') return [json];
-  if (Array.isArray(json)) return json.flatMap(stringsIn);
-  if (json !== null && typeof json === 'object') return Object.values(json).flatMap(stringsIn);
-  return [];
-}
-
-/** The names under a `feature` key anywhere in `json` that satisfy `pick`, sorted. */
-function featureNames(json: unknown, pick: (name: string) => boolean): string[] {
   const names = new Set<string>();
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v !== null && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (k === 'feature' && typeof x === 'string' && pick(x)) names.add(x);
+        if (k === 'feature' && typeof x === 'string' && layout.index(x) < 0) names.add(x);
         else walk(x);
       }
     }

@@ -66,16 +66,13 @@ export function fittableRule(template: TemplateId, args: TemplateArgs): Fittable
   const spec = SPECS[template];
   if (!spec) return null;
   const theta0 = spec.theta0(args);
+  const observable = spec.scope === 'objects_left';
   const rule: RuleInput = {
     id: args.ruleId,
-    description: spec.scope === 'objects_left'
-      ? `evolved (${template}): while an object is still to be moved, ${spec.what}: start ${args.recoveryId}`
-      : `evolved (${template}): in stage ${args.stage}, ${spec.what}: start ${args.recoveryId}`,
+    description: `evolved (${template}): ${observable ? 'while an object is still to be moved' : `in stage ${args.stage}`}, ${spec.what}: start ${args.recoveryId}`,
     guards: [
       { op: 'eq', feature: 'episode.in_recovery', value: 0 },
-      spec.scope === 'objects_left'
-        ? { op: 'ge', feature: 'observed.objects_left', value: 1 }
-        : { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
+      observable ? { op: 'ge', feature: 'observed.objects_left', value: 1 } : { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
       // judge the policy, not the aftermath of a recovery (the parent's or this rule's own); with
       // the cooldown this also bounds how often a program that does not help can take over
       { op: 'ge', feature: 'episode.steps_since_recovery', value: 20 },
