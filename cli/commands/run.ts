@@ -10,7 +10,7 @@ import { openQueueFlag, queue, recordings, withQueueErrors } from '../flags/queu
 import { readFlags } from '../flags/read.js';
 import { skills } from '../flags/governance.js';
 import { autoApprove, resume, skillsDb } from '../flags/skills.js';
-import { devEpisodes, envsPerWorker, episodes, expertEpisodes, generations, json, out, quick, wireRequests, workers } from '../flags/table.js';
+import { campaigns, devEpisodes, envsPerWorker, episodes, expertEpisodes, generations, json, out, quick, wireRequests, workers } from '../flags/table.js';
 import { runSummaryLines } from '../run/summary.js';
 import { closingLines, terminalObserver } from '../run/terminal.js';
 
@@ -22,12 +22,13 @@ const FLAGS = {
   episodes: episodes.with({ help: 'baseline episodes per task and condition', ...full('episodes') }),
   expertEpisodes: expertEpisodes.with(full('expertEpisodes')),
   wireRequests: wireRequests.with(full('wireRequests')),
-  devEpisodes: devEpisodes.with({ help: "the campaign's development episodes per generation", ...full('devEpisodes') }),
-  generations: generations.with({ help: "the campaign's generations at most", ...full('generations') }),
+  campaigns: campaigns.with({ help: 'evolution campaigns at most, one per task, on the weakest tasks', ...full('campaigns') }),
+  devEpisodes: devEpisodes.with({ help: "each campaign's development episodes per generation", ...full('devEpisodes') }),
+  generations: generations.with({ help: "each campaign's generations at most", ...full('generations') }),
   workers: workers.with(full('workers')),
   envsPerWorker: envsPerWorker.with({ help: 'simulators per worker', ...full('envsPerWorker') }),
-  skills: skills.with({ help: 'active: the governance arms and the campaign run the default critic composed\nwith every active skill of --skills-db whose guard holds for the task' }),
-  skillsDb: skillsDb.with({ help: "the skill store: the campaign's promotion goes in as a pending skill; the\nfinal system (and --skills active) loads its active skills" }),
+  skills: skills.with({ help: 'active: the governance arms and the campaigns run the default critic composed\nwith every active skill of --skills-db whose guard holds for the task' }),
+  skillsDb: skillsDb.with({ help: "the skill store: each campaign's promotion goes in as a pending skill; the\nfinal system (and --skills active) loads its active skills" }),
   autoApprove,
   resume,
   quick,
@@ -37,7 +38,7 @@ const FLAGS = {
 };
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
-                 [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
+                 [--campaigns N] [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
                  [--skills none|active] [--skills-db FILE] [--auto-approve] [--quick] [--queue redis://HOST:PORT] [--json]
        zetta run --resume DIR [--auto-approve] [--json]
 
@@ -50,11 +51,13 @@ The main job on the embedded default, end to end, on a CPU:
                perturbations, at the same seeds: the policy alone, the default (observable) critic
                alone with each trivial policy (null:open, null:closed, null:random:0), and both;
                synergy = both − max(policy alone, critic alone), with paired bootstrap intervals
-  5. evolution one campaign on the task and perturbation where policy + critic does worst: cluster its
-               failures, diagnose, synthesize and gate a bundle (critic-alone cap, held-out seeds
-               1000-1019 at α over the generations), then confirm on fresh seeds 2000-2019
-  6. promotion the promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
-               operator \`auto\` approves it, otherwise the run stops and says how to approve it
+  5. evolution a campaign on each of the --campaigns tasks where policy + critic does worst (under the
+               task's weakest perturbation; side by side where the cores allow more than one
+               rollout pool, or with --queue): cluster its failures, diagnose, synthesize and gate
+               a bundle (critic-alone cap, held-out seeds 1000-1019 at α over the generations),
+               then confirm on fresh seeds 2000-2019
+  6. promotion each promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
+               operator \`auto\` approves them, otherwise the run stops and says how to decide
                (zetta console) and go on (zetta run --resume DIR)
   7. final     the governance arms again, at the same seeds, with every active skill of the store
                composed onto the default critic where its guard holds; zero-shot transfer on the
@@ -78,6 +81,7 @@ export const runCommand: Command = withQueueErrors({
       wireRequests: f.wireRequests ?? base.wireRequests,
       expertEpisodes: f.expertEpisodes ?? base.expertEpisodes,
       episodes: f.episodes ?? base.episodes,
+      campaigns: f.campaigns ?? base.campaigns,
       devEpisodes: f.devEpisodes ?? base.devEpisodes,
       generations: f.generations ?? base.generations,
       workers: f.workers ?? base.workers,
@@ -108,5 +112,6 @@ function resumedReport(dir: string, argv: readonly string[]): RunReport & { sett
   if (!existsSync(path)) throw new UsageError(`--resume ${dir}: no report.json there (the folder of a run that stopped or was interrupted)`);
   const report = JSON.parse(readFileSync(path, 'utf8')) as RunReport;
   if (!report.settings) throw new UsageError(`--resume ${dir}: that run's report has no settings (it was made by an older zetta); run it again`);
-  return { ...report, settings: report.settings, out: dir };
+  // a run from before several campaigns per run ran one
+  return { ...report, settings: { ...report.settings, campaigns: report.settings.campaigns ?? 1 }, out: dir };
 }

@@ -40,6 +40,7 @@ export const arms = bool(
 // --- zetta run -----------------------------------------------------------------------------------
 export const wireRequests = int('wire-requests', { metavar: 'N', min: 1, help: 'observations sent through each policy server' });
 export const expertEpisodes = int('expert-episodes', { metavar: 'N', min: 1, help: 'expert episodes per task' });
+export const campaigns = int('campaigns', { metavar: 'N', min: 1, help: 'evolution campaigns at most, one per task' });
 export const devEpisodes = int('dev-episodes', { metavar: 'N', min: 1, help: 'development episodes per generation' });
 export const generations = int('generations', { metavar: 'G', min: 1, help: 'generations at most' });
 export const quick = bool('quick', 'a smoke run: 2 episodes everywhere, 20 wire requests, a 1-generation campaign');

@@ -20,8 +20,9 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
     lines.push(`governance  ${verdict(governance)}  mean synergy ${signedPoints(governance.mean_synergy)} points, infra failures ${governance.infra_failures} (${governance.infra_retries} re-run at the same seed)`);
     for (const [name, a] of Object.entries(governance.conditions)) lines.push(`  ${armsLine(name, a)}`);
   } else lines.push(`governance  ${verdict(governance)}`);
-  const evo = evolution ? `  ${evolution.task} / ${evolution.perturbation}: ${evolution.campaign.promoted ? 'promoted' : 'nothing promoted'}` : '';
-  lines.push(`evolution   ${verdict(evolution)}${evo}`);
+  const promoted = evolution?.campaigns.filter((c) => c.campaign.promoted).length ?? 0;
+  lines.push(`evolution   ${verdict(evolution)}${evolution ? `  ${evolution.campaigns.length} campaign(s), ${promoted} promoted` : ''}`);
+  for (const c of evolution?.campaigns ?? []) lines.push(`  ${c.task} / ${c.perturbation}: ${c.campaign.promoted ? 'promoted' : 'nothing promoted'}`);
   const { promotion, final } = report.stages;
   lines.push(`promotion   ${verdict(promotion)}${promotion ? `  ${promotionLine(report)}` : ''}`);
   const h = headline(report, reportPath);

@@ -1,6 +1,6 @@
 // How `zetta run` shows a run on stderr: a progress bar while a stage runs, then the stage's line
 // with its headline figures; at the end, what went wrong and where the report is.
-import { armsLine, signedPoints, type RunObserver, type RunReport, type StageName } from '../../experiments/run/index.js';
+import { armsLine, signedPoints, type CampaignRun, type RunObserver, type RunReport, type StageName } from '../../experiments/run/index.js';
 import { progress, type Progress } from '../progress.js';
 
 export function terminalObserver(say: (line: string) => void): RunObserver {
@@ -8,8 +8,8 @@ export function terminalObserver(say: (line: string) => void): RunObserver {
   return {
     runStarted: (out) => say(`zetta run → ${out}`),
     stageStarted(stage) {
-      // The campaign logs its own lines as it goes; a bar would fight with them.
-      if (stage === 'evolution') say('  evolution (one campaign on the weakest task and perturbation under the critic)');
+      // The campaigns log their own lines as they go; a bar would fight with them.
+      if (stage === 'evolution') say('  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)');
       else bar = progress(`  ${stage}`);
     },
     progress: (_stage, done, total, note) => bar?.update(done, total, note),
@@ -20,7 +20,7 @@ export function terminalObserver(say: (line: string) => void): RunObserver {
     },
     stageKept: (stage) => say(`  ${stage.padEnd(9)} kept from the run being resumed`),
     awaitingApproval: (a) => {
-      say(`  promotion skill ${a.skill} is pending: an approver decides in the console,`);
+      say(`  promotion ${a.skills.length > 1 ? `skills ${a.skills.join(', ')} are` : `skill ${a.skills[0]} is`} pending: an approver decides in the console,`);
       say(`    ${a.console}`);
       say(`  then the run goes on with`);
       say(`    ${a.resume}`);
@@ -46,13 +46,9 @@ function stageLines(stage: StageName, report: RunReport): string[] {
         ...Object.entries(governance!.conditions).map(([name, a]) => `  governance ${armsLine(name, a)}`),
         `  governance mean synergy ${signedPoints(governance!.mean_synergy)} points`,
       ];
-    case 'evolution': {
-      if (!evo) return [];
-      const { heldout: h, confirmation: c } = evo.campaign;
-      const confirmed = c ? `; confirmation ${c.parent_success} → ${c.candidate_success} of ${c.episodes} (p = ${c.p_value.toPrecision(3)})` : '';
-      const verdict = evo.campaign.promoted ? `promoted, held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes}${confirmed}` : 'nothing promoted';
-      return [`  evolution ${evo.task} / ${evo.perturbation}: ${verdict}`];
-    }
+    case 'evolution':
+      if (!evo || evo.campaigns.length === 0) return ['  evolution no campaign: policy + critic solved every task'];
+      return evo.campaigns.map((c) => `  evolution ${c.task} / ${c.perturbation}: ${campaignVerdict(c)}`);
     case 'promotion':
       return [`  promotion ${promotionLine(report)}`];
     case 'final':
@@ -60,11 +56,17 @@ function stageLines(stage: StageName, report: RunReport): string[] {
   }
 }
 
+function campaignVerdict(c: CampaignRun): string {
+  const { heldout: h, confirmation: conf } = c.campaign;
+  if (!c.campaign.promoted) return 'nothing promoted';
+  const confirmed = conf ? `; confirmation ${conf.parent_success} → ${conf.candidate_success} of ${conf.episodes} (p = ${conf.p_value.toPrecision(3)})` : '';
+  return `promoted, held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes}${confirmed}`;
+}
+
 export function promotionLine(report: RunReport): string {
-  const p = report.stages.promotion;
-  if (!p?.skill) return 'nothing promoted, no skill added';
-  const how = p.auto_approved ? 'approved by auto' : p.skill.state;
-  return `skill ${p.skill.id} (${p.skill.name}): ${how}`;
+  const skills = report.stages.promotion?.skills ?? [];
+  if (skills.length === 0) return 'nothing promoted, no skill added';
+  return skills.map((s) => `skill ${s.id} (${s.name}): ${s.auto_approved ? 'approved by auto' : s.state}`).join('; ');
 }
 
 function finalLines(report: RunReport): string[] {

@@ -1,18 +1,30 @@
-// Stage of the run experiment (`zetta run`): one evolution campaign on the pair (task,
-// perturbation) where the base policy with the default critic does worst; its held-out gate (paired
-// seeds, exact McNemar at α over the generations) chooses, and fresh confirmation seeds judge
-// whatever it promotes.
-import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
+// Stage of the run experiment (`zetta run`): evolution campaigns on the pairs (task, perturbation)
+// where the base policy with the default critic does worst, one task per campaign. Each campaign's
+// held-out gate (paired seeds, exact McNemar at α over the generations) chooses, and fresh
+// confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
+// has cores for more than one rollout pool (or a job queue does the rollouts); each resumes from its
+// own folder, so an interrupted stage loses no finished generation.
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import type { CampaignReport } from '../../evolution/report/report.js';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/index.js';
+import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 
 export interface EvolutionStageResult {
+  /** One per weak pair, weakest first. */
+  campaigns: CampaignRun[];
+  /** How many campaigns ran at once. */
+  in_parallel: number;
+  ok: boolean;
+}
+
+export interface CampaignRun {
   task: string;
   perturbation: string;
   /** Success of base policy + default critic on that pair in the governance stage. */
@@ -33,6 +45,8 @@ export interface LearningPoint {
 
 export interface EvolutionOptions {
   readonly root: string;
+  /** Campaigns at most, one per task. */
+  readonly campaigns: number;
   readonly devEpisodes: number;
   readonly heldout: string;
   readonly confirmation: string;
@@ -44,22 +58,46 @@ export interface EvolutionOptions {
   readonly executor?: EpisodeExecutor | undefined;
 }
 
-/** The (task, perturbation) with the lowest success of policy + critic; earlier entries win ties. */
-export function weakestPair(governance: GovernanceStageResult): { task: string; perturbation: string; rate: number } | undefined {
-  let best: { task: string; perturbation: string; rate: number } | undefined;
+export interface WeakPair {
+  task: string;
+  perturbation: string;
+  rate: number;
+}
+
+/**
+ * The `count` weakest pairs by success of policy + critic, at most one per task (a task's weakest
+ * perturbation) and none the critic already solves; earlier entries win ties.
+ */
+export function weakestPairs(governance: GovernanceStageResult, count: number): WeakPair[] {
+  const byTask = new Map<string, WeakPair>();
   for (const [perturbation, arms] of Object.entries(governance.conditions)) {
     for (const [task, t] of Object.entries(arms.perTask)) {
       const rate = t.both.value;
-      if (Number.isFinite(rate) && (!best || rate < best.rate)) best = { task, perturbation, rate };
+      const known = byTask.get(task);
+      if (Number.isFinite(rate) && rate < 1 && (!known || rate < known.rate)) byTask.set(task, { task, perturbation, rate });
     }
   }
-  return best;
+  // a stable sort keeps the first-seen order among equal rates
+  return [...byTask.values()].sort((a, b) => a.rate - b.rate).slice(0, count);
 }
 
-export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult | undefined> {
-  const pair = weakestPair(governance);
-  if (!pair) return undefined;
+/** One rollout pool per `workers` cores; a job queue's workers are elsewhere, so every campaign may go at once. */
+export function campaignsAtOnce(campaigns: number, workers: number, queued: boolean): number {
+  return Math.max(1, Math.min(campaigns, queued ? campaigns : Math.floor(availableParallelism() / Math.max(1, workers))));
+}
+
+export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult> {
+  const pairs = weakestPairs(governance, o.campaigns);
+  const inParallel = campaignsAtOnce(pairs.length, o.workers, o.executor !== undefined);
+  const limit = pLimit(inParallel);
+  const campaigns = await Promise.all(pairs.map((pair) => limit(() => runOne(governance, pair, pairs.length > 1, o))));
+  return { campaigns, in_parallel: inParallel, ok: campaigns.every((c) => c.ok) };
+}
+
+async function runOne(governance: GovernanceStageResult, pair: WeakPair, tagged: boolean, o: EvolutionOptions): Promise<CampaignRun> {
   const executeSteps = 5;
+  // side by side, every line says which campaign it is from
+  const log = tagged ? (line: string) => o.log(`[${pair.task} / ${pair.perturbation}] ${line}`) : o.log;
   const campaign = await runCampaign({
     world: tabletop,
     root: join(o.root, `${pair.task.replace('/', '__')}__${pair.perturbation}`),
@@ -77,7 +115,7 @@ export async function runEvolutionStage(governance: GovernanceStageResult, o: Ev
     executeSteps,
     runner: evaluatorRunner({ policy: 'embedded', executeSteps, workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor }),
     diagnoser: builtinDiagnoser(),
-    log: o.log,
+    log,
   });
   return { task: pair.task, perturbation: pair.perturbation, parent_rate: pair.rate, campaign, learning_curve: learningCurve(campaign.root), ok: true };
 }

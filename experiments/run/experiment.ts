@@ -1,6 +1,6 @@
 // The run experiment: the most complete pipeline that exists, end to end, on the embedded default —
 // the policy wire, the scripted expert, the base policy alone, governance measured under
-// perturbations, one evolution campaign, its promotion into the skill store, and the final system
+// perturbations, evolution campaigns on the weakest tasks, their promotion into the skill store, and the final system
 // with the active skills (with zero-shot transfer read off it). Each stage's result lands in
 // report.json as soon as the stage ends, so an interrupted run keeps what it finished and a resumed
 // one runs only the rest. Progress goes to an observer; nothing here writes to a terminal.
@@ -26,9 +26,9 @@ export interface RunOptions extends RunSettings {
   readonly out: string;
   /** When the run started (default: now), as the report tells it. */
   readonly started?: Date;
-  /** The skill store a promoted bundle goes into, and whose active skills the final system loads. */
+  /** The skill store promoted bundles go into, and whose active skills the final system loads. */
   readonly skillStore: string;
-  /** Approve the promoted skill as the operator `auto` instead of stopping for an approver. */
+  /** Approve the promoted skills as the operator `auto` instead of stopping for an approver. */
   readonly autoApprove: boolean;
   /** A stopped or interrupted run's report: its finished stages are kept, the rest run. */
   readonly resume?: RunReport;
@@ -68,6 +68,12 @@ function startReport(o: RunOptions): RunReport {
   // a promotion that waited for an approver is asked again: the operator may have decided since
   const stages = { ...resume.stages };
   if (stages.promotion?.awaiting_approval) delete stages.promotion;
+  // a report from before several campaigns per run: its campaigns resume from their folders
+  if (stages.evolution && !Array.isArray(stages.evolution.campaigns)) {
+    delete stages.evolution;
+    delete stages.promotion;
+    delete stages.final;
+  }
   const { finished: _finished, awaiting: _awaiting, ok: _ok, ...kept } = resume;
   return { ...kept, out, stages, timings: { ...resume.timings } };
 }
@@ -100,6 +106,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
   const evolution = await stages.run('evolution', () =>
     runEvolutionStage(governance, {
       root: join(o.out, 'evolution'),
+      campaigns: o.campaigns,
       devEpisodes: o.devEpisodes,
       heldout: o.heldout,
       confirmation: o.confirmation,
@@ -112,11 +119,13 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
   );
   const promotion = await stages.run('promotion', async () => runPromotionStage(evolution, { db: o.skillStore, autoApprove: o.autoApprove }));
   if (promotion.awaiting_approval) {
-    stages.await({ skill: promotion.skill!.id, console: `zetta console --db ${o.skillStore}`, resume: `zetta run --resume ${o.out}` });
+    // two campaigns that promoted the same bundle share one skill
+    const pending = [...new Set(promotion.skills.filter((s) => s.state === 'pending').map((s) => s.id))];
+    stages.await({ skills: pending, console: `zetta console --db ${o.skillStore}`, resume: `zetta run --resume ${o.out}` });
     return;
   }
   await stages.run('final', (progress) =>
-    runFinalStage(governance, o.skillStore, {
+    runFinalStage(governance, o.skillStore, evolution.campaigns.map((c) => c.task), {
       ...pool,
       critic: 'default',
       conditions: PERTURBED_CONDITIONS,

@@ -1,7 +1,7 @@
 // Stage of the run experiment (`zetta run`): the final system. The governance arms run again at the
 // same seeds with every active skill of the store composed onto the default critic where its guard
 // holds, and zero-shot transfer is read off the pair: on each task that a skill loaded for but no
-// campaign ran on, the both arm before (default critic) and after (with the skills), per seed.
+// campaign ran on (in this run, or the one that promoted the skill), the both arm before (default critic) and after (with the skills), per seed.
 import { discordantPairs, mcnemarOneSided } from '../../evolution/gates/mcnemar.js';
 import { SkillStore } from '../../skills/index.js';
 import { runGovernanceStage, type GovernanceOptions, type GovernanceStageResult } from './governance-stage.js';
@@ -36,11 +36,12 @@ export interface FinalStageResult {
   ok: boolean;
 }
 
-export async function runFinalStage(before: GovernanceStageResult, db: string, o: Omit<GovernanceOptions, 'skillsDb'>): Promise<FinalStageResult> {
+/** `campaignTasks`: the tasks this run's campaigns ran on, whatever they promoted. */
+export async function runFinalStage(before: GovernanceStageResult, db: string, campaignTasks: readonly string[], o: Omit<GovernanceOptions, 'skillsDb'>): Promise<FinalStageResult> {
   const active = SkillStore.using(db, (s) => s.list().filter((r) => r.state === 'active'));
   if (active.length === 0) return { active_skills: [], governance: null, transfer: {}, problems: [], ok: true };
   const after = await runGovernanceStage({ ...o, skillsDb: db });
-  const sources = new Set(active.map((r) => r.content.guard.tags.source_task));
+  const sources = new Set([...campaignTasks, ...active.map((r) => r.content.guard.tags.source_task)]);
   return {
     active_skills: active.map((r) => r.id),
     governance: after,

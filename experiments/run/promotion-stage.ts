@@ -1,20 +1,33 @@
-// Stage of the run experiment (`zetta run`): the bundle the campaign promoted becomes a pending skill
-// in the skill store. Only an approver makes it active: with --auto-approve the run approves it as
-// the operator `auto` (the audit log says so); otherwise the run stops here, and `zetta run --resume`
-// picks up whatever the operator decided in the console.
+// Stage of the run experiment (`zetta run`): every bundle a campaign promoted becomes a pending
+// skill in the skill store. Only an approver makes one active: with --auto-approve the run approves
+// them as the operator `auto` (the audit log says so); otherwise the run stops here, and
+// `zetta run --resume` picks up whatever the operator decided in the console.
 import { promoteCampaign, SkillStore, type SkillState } from '../../skills/index.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 
 /** The operator the audit log names for an approval made by `--auto-approve`. */
 export const AUTO_APPROVER = 'auto';
 
-export interface PromotionStageResult {
-  /** The skill store the promotion went into. */
-  db: string;
-  /** The campaign's promotion as a skill; null when the campaign promoted nothing. */
-  skill: { id: string; name: string; state: SkillState; created: boolean } | null;
+export interface PromotedSkill {
+  id: string;
+  name: string;
+  state: SkillState;
+  /** false when the store already held this promotion (a resumed run adds nothing twice). */
+  created: boolean;
+  /** This run approved it as `auto` (--auto-approve). */
   auto_approved: boolean;
-  /** The skill is pending: the run stops until an approver decides. */
+  /** The campaign that promoted it, and where it ran. */
+  campaign_id: string;
+  task: string;
+  perturbation: string;
+}
+
+export interface PromotionStageResult {
+  /** The skill store the promotions went into. */
+  db: string;
+  /** One per campaign that promoted a bundle, in the evolution stage's order; empty when none did. */
+  skills: PromotedSkill[];
+  /** A skill is pending: the run stops until an approver decides. */
   awaiting_approval: boolean;
   ok: boolean;
 }
@@ -25,22 +38,23 @@ export interface PromotionOptions {
 }
 
 export async function runPromotionStage(evolution: EvolutionStageResult | undefined, o: PromotionOptions): Promise<PromotionStageResult> {
-  const none = { db: o.db, skill: null, auto_approved: false, awaiting_approval: false, ok: true };
-  if (!evolution?.campaign.promoted) return none;
-  // adding the same promotion again changes nothing, so a resumed run lands on the same skill
-  const { skill, created } = await promoteCampaign(evolution.campaign.root, o.db, { actor: 'zetta run', reason: '' });
-  let state = skill.state;
-  let autoApproved = false;
-  if (state === 'pending' && o.autoApprove) {
-    const why = `zetta run --auto-approve: campaign ${evolution.campaign.campaign_id} passed every gate`;
-    state = SkillStore.using(o.db, (s) => s.transition(skill.id, 'approve', { actor: AUTO_APPROVER, reason: why }).skill.state);
-    autoApproved = true;
+  const skills: PromotedSkill[] = [];
+  for (const run of evolution?.campaigns ?? []) {
+    if (!run.campaign.promoted) continue;
+    // adding the same promotion again changes nothing, so a resumed run lands on the same skill
+    const { skill, created } = await promoteCampaign(run.campaign.root, o.db, { actor: 'zetta run', reason: '' });
+    let state = skill.state;
+    const approveNow = state === 'pending' && o.autoApprove;
+    if (approveNow) {
+      const why = `zetta run --auto-approve: campaign ${run.campaign.campaign_id} passed every gate`;
+      state = SkillStore.using(o.db, (s) => s.transition(skill.id, 'approve', { actor: AUTO_APPROVER, reason: why }).skill.state);
+    }
+    skills.push({ id: skill.id, name: skill.content.name, state, created, auto_approved: approveNow, campaign_id: run.campaign.campaign_id, task: run.task, perturbation: run.perturbation });
   }
   return {
     db: o.db,
-    skill: { id: skill.id, name: skill.content.name, state, created },
-    auto_approved: autoApproved,
-    awaiting_approval: state === 'pending',
+    skills,
+    awaiting_approval: skills.some((s) => s.state === 'pending'),
     ok: true,
   };
 }

@@ -1,10 +1,12 @@
 // report.html of a run: one self-contained page (inline CSS and SVG, no scripts, no external files)
 // drawn from report.json — the headline, success per task before and after with intervals, the
-// three arms and synergy, the campaign's learning curve, interventions by rule, transfer, timings.
+// three arms and synergy, each campaign's learning curve, interventions by rule, transfer, timings.
 import { barChart, escapeXml as esc, type BarGroup } from '../../evolution/report/svg.js';
 import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import type { CampaignRun } from './evolution-stage.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import type { RunHeadline } from './headline.js';
+import type { PromotedSkill } from './promotion-stage.js';
 import type { RunReport } from './run-report.js';
 
 const pct = (v: number) => (Number.isFinite(v) ? `${Math.round(v * 100)}%` : '—');
@@ -28,7 +30,7 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
     promotion ? `<section><h2>Promotion</h2>${promotionText(r)}</section>` : '',
     governance ? `<section><h2>Success per task</h2>${perTaskCharts(governance, after)}</section>` : '',
     governance ? `<section><h2>The three arms and synergy</h2>${armsSection(governance, after)}</section>` : '',
-    evolution ? `<section><h2>Learning curve</h2>${learningChart(r)}</section>` : '',
+    evolution ? `<section><h2>Learning curves</h2>${learningCharts(r)}</section>` : '',
     governance ? `<section><h2>Interventions by rule</h2>${interventionsChart(after ?? governance)}</section>` : '',
     final && Object.keys(final.transfer).length ? `<section><h2>Zero-shot transfer</h2>${transferSection(r)}</section>` : '',
     `<section><h2>Timings</h2>${timingsTable(r)}</section>`,
@@ -50,9 +52,10 @@ function headlineTable(h: RunHeadline): string {
 
 function promotionText(r: RunReport): string {
   const p = r.stages.promotion!;
-  if (!p.skill) return '<p>The campaign promoted nothing, so no skill was added.</p>';
-  const how = p.auto_approved ? 'approved by <code>auto</code> (--auto-approve)' : p.awaiting_approval ? '<b>pending</b>: waiting for an approver' : p.skill.state;
-  return `<p>Skill <code>${esc(p.skill.id)}</code> (${esc(p.skill.name)}) in <code>${esc(p.db)}</code>: ${how}.</p>`;
+  if (p.skills.length === 0) return '<p>No campaign promoted a bundle, so no skill was added.</p>';
+  const how = (s: PromotedSkill) => (s.auto_approved ? 'approved by <code>auto</code> (--auto-approve)' : s.state === 'pending' ? '<b>pending</b>: waiting for an approver' : esc(s.state));
+  const rows = p.skills.map((s) => `<tr><td><code>${esc(s.id)}</code></td><td>${esc(s.name)}</td><td>${esc(s.task)}</td><td>${esc(s.perturbation)}</td><td>${how(s)}</td></tr>`).join('');
+  return `<table><tr><th>skill</th><th>name</th><th>campaign task</th><th>perturbation</th><th>state</th></tr>${rows}</table><p class="note">Skill store <code>${esc(p.db)}</code>.</p>`;
 }
 
 /** One chart per perturbation: each task's arms with their paired-bootstrap intervals. */
@@ -101,9 +104,14 @@ function armsSection(before: GovernanceStageResult, after: GovernanceStageResult
   return `${chart}${table}<p class="note">synergy = both − max(policy alone, critic alone), per task, then the mean over tasks.</p>`;
 }
 
-function learningChart(r: RunReport): string {
-  const e = r.stages.evolution;
-  if (!e || e.learning_curve.length === 0) return '<p>No campaign ran.</p>';
+function learningCharts(r: RunReport): string {
+  const campaigns = r.stages.evolution?.campaigns ?? [];
+  if (campaigns.length === 0) return '<p>No campaign ran.</p>';
+  return campaigns.map(learningChart).join('\n');
+}
+
+function learningChart(e: CampaignRun): string {
+  if (e.learning_curve.length === 0) return `<p>The campaign on ${esc(e.task)} under ${esc(e.perturbation)} has no generation yet.</p>`;
   const groups = e.learning_curve.map((p) => ({
     label: `generation ${p.generation}`,
     bars: [{ value: p.parent, series: 0 }, ...(p.best_candidate === null ? [] : [{ value: p.best_candidate, series: 1 }])],

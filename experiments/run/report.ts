@@ -53,16 +53,23 @@ function successTable(expert: ExpertStageResult | undefined, baseline: BaselineS
 }
 
 function evolutionSection(e: EvolutionStageResult): string[] {
-  const h = e.campaign.heldout;
-  const c = e.campaign.confirmation;
-  const confirmed = c ? `; on fresh confirmation seeds ${c.parent_success} → ${c.candidate_success} of ${c.episodes} (one-sided exact McNemar p = ${c.p_value.toPrecision(3)})` : '';
-  const verdict = e.campaign.promoted
-    ? `promoted bundle ${e.campaign.bundle_sha256?.slice(0, 12)}: held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes} (the seeds that chose it)${confirmed}`
-    : `nothing promoted (held-out ${h.parent_success ?? '—'} of ${h.episodes ?? '—'} for the parent)`;
+  if (e.campaigns.length === 0) return ['## Evolution', '', 'No campaign ran: policy + critic solved every task under every perturbation.', ''];
+  const rows = e.campaigns.map((c) => {
+    const h = c.campaign.heldout;
+    const conf = c.campaign.confirmation;
+    const confirmed = conf ? `${conf.parent_success} → ${conf.candidate_success} of ${conf.episodes} (p = ${conf.p_value.toPrecision(3)})` : '—';
+    const verdict = c.campaign.promoted ? `promoted ${c.campaign.bundle_sha256?.slice(0, 12)}` : 'nothing promoted';
+    const heldout = c.campaign.promoted ? `${h.parent_success} → ${h.candidate_success} of ${h.episodes}` : `parent ${h.parent_success ?? '—'} of ${h.episodes ?? '—'}`;
+    return `| ${c.task} | ${c.perturbation} | ${pct(c.parent_rate)} | ${c.campaign.generations} | ${verdict} | ${heldout} | ${confirmed} | \`${c.campaign.report}\` |`;
+  });
   return [
     '## Evolution',
     '',
-    `Campaign ${e.campaign.campaign_id.slice(0, 12)} on ${e.task} under ${e.perturbation} (policy + default critic: ${pct(e.parent_rate)} in the governance stage), ${e.campaign.generations} generation(s): ${verdict}. Report: \`${e.campaign.report}\`.`,
+    `${e.campaigns.length} campaign(s), ${e.in_parallel} at a time, on the weakest tasks (policy + default critic in the governance stage). The held-out seeds chose each promoted bundle; the confirmation seeds are fresh (one-sided exact McNemar).`,
+    '',
+    '| task | perturbation | policy + critic | generations | verdict | held-out | confirmation | report |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
     '',
   ];
 }
@@ -71,11 +78,12 @@ function skillsSection(r: RunReport): string[] {
   const p = r.stages.promotion;
   const f = r.stages.final;
   const lines = ['## Skills', ''];
-  if (p?.skill) {
-    const how = p.auto_approved ? 'approved by `auto` (--auto-approve)' : p.awaiting_approval ? '**pending**, waiting for an approver' : p.skill.state;
-    lines.push(`- The campaign's bundle is skill \`${p.skill.id}\` (${p.skill.name}) in \`${p.db}\`: ${how}.`);
-  } else if (p) lines.push('- The campaign promoted nothing: no skill was added.');
-  if (r.awaiting) lines.push(`- Approve or reject it in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`);
+  for (const skill of p?.skills ?? []) {
+    const how = skill.auto_approved ? 'approved by `auto` (--auto-approve)' : skill.state === 'pending' ? '**pending**, waiting for an approver' : skill.state;
+    lines.push(`- The bundle of the campaign on ${skill.task} under ${skill.perturbation} is skill \`${skill.id}\` (${skill.name}) in \`${p!.db}\`: ${how}.`);
+  }
+  if (p && p.skills.length === 0) lines.push('- No campaign promoted a bundle: no skill was added.');
+  if (r.awaiting) lines.push(`- Approve or reject ${r.awaiting.skills.length > 1 ? 'them' : 'it'} in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`);
   if (f && !f.governance) lines.push('- No skill is active: the final system is the policy with the default critic.');
   if (f?.governance) lines.push(`- Final system (default critic + ${f.active_skills.length} active skill(s)): mean synergy ${(100 * f.governance.mean_synergy).toFixed(1)} points.`);
   for (const [task, t] of Object.entries(f?.transfer ?? {})) lines.push(`- Transfer to ${task} (no campaign ran on it): policy + critic ${pct(t.before)} → ${pct(t.after)} with ${t.skills.join(', ')}.`);

@@ -19,14 +19,14 @@ export interface RunReport {
     expert?: ExpertStageResult;
     baseline?: BaselineStageResult;
     governance?: GovernanceStageResult;
-    evolution?: EvolutionStageResult | undefined;
+    evolution?: EvolutionStageResult;
     promotion?: PromotionStageResult;
     final?: FinalStageResult;
   };
   /** Wall time of each finished stage, in seconds. */
   timings?: Record<string, number>;
-  /** Set while the run waits for an approver: what to run to approve, and to go on. */
-  awaiting?: { skill: string; console: string; resume: string };
+  /** Set while the run waits for an approver: the pending skills, what to run to decide, and to go on. */
+  awaiting?: { skills: string[]; console: string; resume: string };
   skipped?: string[];
   ok?: boolean;
 }

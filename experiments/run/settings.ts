@@ -8,11 +8,13 @@ export interface RunSettings {
   readonly expertEpisodes: number;
   /** Baseline and governance episodes per task and condition. */
   readonly episodes: number;
-  /** The campaign's development episodes per generation. */
+  /** Evolution campaigns at most, one per task, on the weakest pairs (task, perturbation). */
+  readonly campaigns: number;
+  /** Each campaign's development episodes per generation. */
   readonly devEpisodes: number;
-  /** The campaign's generations at most. */
+  /** Each campaign's generations at most. */
   readonly generations: number;
-  /** The campaign's held-out and confirmation seed lists (`1000-1019`). */
+  /** Each campaign's held-out and confirmation seed lists (`1000-1019`). */
   readonly heldout: string;
   readonly confirmation: string;
   /** `--skills active`: the skill store whose active skills compose onto the default critic. */
@@ -26,6 +28,7 @@ export const FULL_RUN: RunSettings = {
   wireRequests: 200,
   expertEpisodes: 5,
   episodes: 10,
+  campaigns: 3,
   devEpisodes: 30,
   generations: 2,
   heldout: '1000-1019',
@@ -39,6 +42,7 @@ export const QUICK_RUN: RunSettings = {
   wireRequests: 20,
   expertEpisodes: 2,
   episodes: 2,
+  campaigns: 2,
   devEpisodes: 4,
   generations: 1,
   heldout: '1000-1003',

@@ -123,7 +123,7 @@ describe('zetta CLI', () => {
     expect(line.report).toBe(join(out, 'report.html'));
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
       ok: boolean;
-      stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> }; governance: { conditions: Record<string, Arms>; mean_synergy: number }; promotion: unknown; final: unknown };
+      stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> }; governance: { conditions: Record<string, Arms>; mean_synergy: number }; evolution: { campaigns: { task: string; perturbation: string }[] }; promotion: unknown; final: unknown };
     };
     expect(line.ok).toBe(report.ok);
     expect(report.ok).toBe(true);
@@ -137,6 +137,10 @@ describe('zetta CLI', () => {
       expect(Number.isFinite(arms.macro.synergy.value)).toBe(true);
     }
     expect(Number.isFinite(governance.mean_synergy)).toBe(true);
+    // a quick run's two campaigns, on two tasks
+    const tasks = report.stages.evolution.campaigns.map((c) => c.task);
+    expect(tasks).toHaveLength(2);
+    expect(new Set(tasks).size).toBe(2);
     // the last stages ran too: the promotion (a quick campaign rarely promotes) and the final system
     expect(report.stages.promotion).toBeDefined();
     expect(report.stages.final).toBeDefined();

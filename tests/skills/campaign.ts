@@ -9,11 +9,16 @@ import { TABLETOP_WORLD } from '../support/tabletop.js';
 
 export const tmp = (prefix = 'zetta-skills-'): string => mkdtempSync(join(tmpdir(), prefix));
 
-/** A finished campaign in `root`; `promotes`: its candidate helps the policy and is promoted. */
-export function campaign(root: string, promotes: boolean): Promise<CampaignSummary> {
+const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+
+/**
+ * A finished campaign in `root`; `promotes`: its candidate helps the policy and is promoted.
+ * Campaigns on other held-out seeds (`heldoutFrom`) promote other evidence, so other skills.
+ */
+export function campaign(root: string, promotes: boolean, heldoutFrom = 1000): Promise<CampaignSummary> {
   return runCampaign({
     root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
-    heldout: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007], confirmation: [2000, 2001, 2002, 2003],
+    heldout: range(heldoutFrom, 8), confirmation: range(2000, 4),
     devEpisodes: 8, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
     runner: governedRunner(promotes ? (governed, control) => governed && control === undefined : () => false), diagnoser: builtinDiagnoser(),
   });

@@ -39,8 +39,8 @@ export interface RunFigures {
   readonly episodes_per_task: unknown;
   readonly mean_synergy: unknown;
   readonly conditions: Record<string, ConditionFigures>;
-  /** The campaign the run's evolution stage ran (its task, perturbation and id), or null. */
-  readonly evolution: { task: unknown; perturbation: unknown; campaign_id: unknown } | null;
+  /** The campaigns the run's evolution stage ran (task, perturbation and id); empty before it ends. */
+  readonly evolution: readonly { task: unknown; perturbation: unknown; campaign_id: unknown }[];
   /** Campaign roots inside the run's folder. */
   readonly campaigns: readonly CampaignFigures[];
 }
@@ -75,6 +75,8 @@ function runFigures(dir: string, report: Json, campaigns: readonly CampaignFigur
   const conditions: Record<string, ConditionFigures> = {};
   for (const [name, arms] of Object.entries(isRecord(g.conditions) ? g.conditions : {})) if (isRecord(arms)) conditions[name] = conditionFigures(arms);
   const evo = isRecord(stages.evolution) ? stages.evolution : null;
+  // a report from before several campaigns per run holds its one campaign's fields at the top
+  const runs = evo ? (Array.isArray(evo.campaigns) ? evo.campaigns.filter(isRecord) : [evo]) : [];
   const inside = (c: CampaignFigures) => dir === '.' || c.dir.startsWith(`${dir}/`);
   return {
     dir,
@@ -87,7 +89,7 @@ function runFigures(dir: string, report: Json, campaigns: readonly CampaignFigur
     episodes_per_task: g.episodes_per_task ?? null,
     mean_synergy: g.mean_synergy ?? null,
     conditions,
-    evolution: evo ? { task: evo.task ?? null, perturbation: evo.perturbation ?? null, campaign_id: isRecord(evo.campaign) ? (evo.campaign.campaign_id ?? null) : null } : null,
+    evolution: runs.map((c) => ({ task: c.task ?? null, perturbation: c.perturbation ?? null, campaign_id: isRecord(c.campaign) ? (c.campaign.campaign_id ?? null) : null })),
     campaigns: campaigns.filter(inside),
   };
 }

@@ -366,7 +366,7 @@ describe('the runs folder', () => {
 
   it('gives the overview: governance figures per run and perturbation, and campaign figures', async () => {
     const body = (await get(app, '/api/overview', vic)).json() as {
-      runs: { dir: string; conditions: Record<string, { macro: { synergy: { value: number } }; tasks: Record<string, { both: { value: number }; control: string }> }>; campaigns: { id: string; heldout: { p_value: number }; generations: { heldout: { pass: boolean }[] }[] }[] }[];
+      runs: { dir: string; evolution: unknown[]; conditions: Record<string, { macro: { synergy: { value: number } }; tasks: Record<string, { both: { value: number }; control: string }> }>; campaigns: { id: string; heldout: { p_value: number }; generations: { heldout: { pass: boolean }[] }[] }[] }[];
     };
     expect(body.runs.map((r) => r.dir)).toEqual(['run1']);
     const run = body.runs[0]!;
@@ -377,6 +377,7 @@ describe('the runs folder', () => {
     expect(run.campaigns.map((c) => c.id)).toEqual([w.campaignId]);
     expect(run.campaigns[0]!.heldout.p_value).toBe(report.heldout.p_value);
     expect(run.campaigns[0]!.generations[0]!.heldout).toEqual([expect.objectContaining({ gate: 'heldout', pass: true })]);
+    expect(run.evolution).toEqual([{ task: 'spatial/left_cube_in_bowl', perturbation: 'position-shift', campaign_id: w.campaignId }]);
   });
 
   it('streams campaign state changes as server-sent events', async () => {

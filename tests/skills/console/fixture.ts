@@ -70,7 +70,7 @@ function writeRunReport(dir: string, campaignId: string): void {
     started: '2025-01-01T00:00:00.000Z', finished: '2025-01-01T00:09:00.000Z', out: dir, ok: true,
     stages: {
       governance: { policy: 'embedded', critic: 'default', episodes_per_task: 10, mean_synergy: 0.35, conditions: { 'position-shift': arms(0.2, 0.7), 'sensor-noise-delay': arms(0.4, 0.6) }, ok: true },
-      evolution: { task: 'spatial/left_cube_in_bowl', perturbation: 'position-shift', parent_rate: 0.2, campaign: { campaign_id: campaignId }, ok: true },
+      evolution: { campaigns: [{ task: 'spatial/left_cube_in_bowl', perturbation: 'position-shift', parent_rate: 0.2, campaign: { campaign_id: campaignId }, ok: true }], in_parallel: 1, ok: true },
     },
   };
   writeFileSync(join(dir, 'report.json'), JSON.stringify(report));

@@ -1,0 +1,44 @@
+// zetta run's evolution stage chooses its campaigns: the weakest tasks under the critic, each under
+// its own weakest perturbation, never a task the critic already solves; and it runs them side by side
+// only where there are cores for more than one rollout pool (or a job queue does the rollouts).
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { campaignsAtOnce, weakestPairs } from '../../experiments/run/evolution-stage.js';
+import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
+
+/** The governance stage as far as the choice reads it: the both arm's success per task. */
+function governance(conditions: Record<string, Record<string, number>>): GovernanceStageResult {
+  const arms = (perTask: Record<string, number>) => ({ perTask: Object.fromEntries(Object.entries(perTask).map(([task, both]) => [task, { both: { value: both } }])) });
+  return { conditions: Object.fromEntries(Object.entries(conditions).map(([c, t]) => [c, arms(t)])) } as unknown as GovernanceStageResult;
+}
+
+describe('zetta run: which campaigns', () => {
+  const g = governance({
+    'position-shift': { 'spatial/a': 0.6, 'spatial/b': 0.3, 'goal/c': 1 },
+    'sensor-noise-delay': { 'spatial/a': 0.2, 'spatial/b': 0.5, 'goal/c': 1, 'long/d': Number.NaN },
+    disturbance: { 'spatial/a': 0.9, 'spatial/b': 0.3, 'goal/c': 0.3 },
+  });
+
+  it('takes the weakest tasks, one campaign each under its weakest perturbation', () => {
+    expect(weakestPairs(g, 3)).toEqual([
+      { task: 'spatial/a', perturbation: 'sensor-noise-delay', rate: 0.2 },
+      // a tie between perturbations: the first one met wins; between tasks, the first one met
+      { task: 'spatial/b', perturbation: 'position-shift', rate: 0.3 },
+      { task: 'goal/c', perturbation: 'disturbance', rate: 0.3 },
+    ]);
+  });
+
+  it('takes no more than asked, and none that the critic solves or that has no figure', () => {
+    expect(weakestPairs(g, 1).map((p) => p.task)).toEqual(['spatial/a']);
+    expect(weakestPairs(g, 10).map((p) => p.task)).toEqual(['spatial/a', 'spatial/b', 'goal/c']);
+    expect(weakestPairs(governance({ nominal: { 'spatial/a': 1, 'spatial/b': 1 } }), 3)).toEqual([]);
+  });
+
+  it('runs campaigns side by side only where the cores hold more than one rollout pool', () => {
+    const cores = availableParallelism();
+    expect(campaignsAtOnce(3, cores, false)).toBe(1);
+    expect(campaignsAtOnce(3, 1, false)).toBe(Math.min(3, cores));
+    expect(campaignsAtOnce(3, cores, true)).toBe(3);
+    expect(campaignsAtOnce(0, 1, false)).toBe(1);
+  });
+});
