@@ -1,7 +1,8 @@
 // The governance arms and the main job through the Redis queue, with two real `zetta worker`
 // processes: `zetta eval --arms --queue` gives the local arms table (every arm's per-task successes,
 // the synergy) at the same seeds, and a small `zetta run --queue` gives the local run's baseline and
-// governance figures.
+// governance figures, and the same campaigns with the same verdicts (side by side through the queue,
+// one after the other locally).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +52,8 @@ describe('the arms and the main job through the queue, two workers', () => {
     expect(queued.macro.synergy!.value).toBe(local.macro.synergy!.value);
   }, 400_000);
 
-  it('a small zetta run --queue gives the local run\'s baseline and governance figures', async () => {
-    const args = (out: string) => ['run', '--episodes', '1', '--expert-episodes', '1', '--wire-requests', '20', '--dev-episodes', '4', '--generations', '1', '--skills-db', join(dir, `${out}.db`), '--auto-approve', '--out', join(dir, out), '--json'];
+  it('a small zetta run --queue gives the local run\'s baseline, governance and campaign figures', async () => {
+    const args = (out: string) => ['run', '--episodes', '1', '--expert-episodes', '1', '--wire-requests', '20', '--campaigns', '2', '--dev-episodes', '4', '--generations', '1', '--skills-db', join(dir, `${out}.db`), '--auto-approve', '--out', join(dir, out), '--json'];
     await zetta(args('run-local'));
     await zetta([...args('run-queued'), '--queue', redis.url]);
     const report = (out: string) => JSON.parse(readFileSync(join(dir, out, 'report.json'), 'utf8')) as { stages: Record<string, Record<string, unknown>> };
@@ -62,5 +63,11 @@ describe('the arms and the main job through the queue, two workers', () => {
       const strip = (s: Record<string, unknown>) => JSON.stringify(s, (k, v) => (/wall|_ms$|seconds|episodes_per_min|rate_per_min|timing|started|finished/.test(k) ? undefined : v));
       expect(strip(queued[stage]!), stage).toBe(strip(local[stage]!));
     }
+    type Evolution = { in_parallel: number; campaigns: { task: string; perturbation: string; campaign: { promoted: boolean; heldout: unknown } }[] };
+    const verdicts = (e: Evolution) => e.campaigns.map((c) => [c.task, c.perturbation, c.campaign.promoted, c.campaign.heldout]);
+    const [localEvolution, queuedEvolution] = [local.evolution, queued.evolution] as unknown as Evolution[];
+    expect(localEvolution!.campaigns).toHaveLength(2);
+    expect(verdicts(queuedEvolution!)).toEqual(verdicts(localEvolution!));
+    expect(queuedEvolution!.in_parallel).toBe(2);
   }, 800_000);
 });
