@@ -3,7 +3,9 @@
 // it carries well away from where the object goes. The rule keeps the gripper closed, lifts the
 // object clear and hands back; the policy carries it on and releases it itself. Three arms at the
 // same seeds, and the same bundle without the rule as the control that shows the test can fail.
-// Seeded: counts are fixed.
+// Both leave out `hand_closed_empty`: its re-centring under noise sometimes comes within the
+// `reached` milestone's 3 cm, and those milestones, not this rule's, would make the two arms'
+// counts of task work differ. Seeded: counts are fixed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,9 +35,9 @@ async function arms(critic: string, controls?: readonly string[]) {
 
 describe('an object released off its target, with the default (observable) bundle', () => {
   it('is kept in hand and handed back: more successes than the bundle without the rule, no task work, the critic alone under its cap', async () => {
-    const withRule = await arms('default');
+    const withRule = await arms(defaultBundleWithout(dir, 'hand_closed_empty'));
     // the control bundle's both arm is what is compared; one trivial control is enough for it
-    const without = await arms(defaultBundleWithout(dir, RULE), ['null:closed']);
+    const without = await arms(defaultBundleWithout(dir, 'hand_closed_empty', RULE), ['null:closed']);
     expect(withRule.firedInBoth).toBeGreaterThan(0);
     expect(withRule.result.macro.critic.value).toBeLessThanOrEqual(0.1);
     const both = withRule.result.arms.both;

@@ -35,7 +35,7 @@ describe('skills promoted on two tasks, on tasks no campaign used (real simulato
   it('lift the governed policy by ≥ 10 points on each, and not the critic alone', async () => {
     const dir = tmp('zetta-transfer-');
     const db = join(dir, 'skills.db');
-    const base = defaultBundleWithout(dir, 'grip_lost');
+    const base = defaultBundleWithout(dir, 'grip_lost', 'hand_closed_empty');
     const pool = ['--workers', '2', '--envs-per-worker', '4', '--critic', base];
     const ids: string[] = [];
     for (const [suite, task] of SOURCES) {

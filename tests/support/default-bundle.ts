@@ -16,11 +16,11 @@ function editJson<T>(file: string, edit: (value: T) => void): void {
   writeFileSync(file, JSON.stringify(value));
 }
 
-/** The default bundle without the rule `ruleId`. */
-export function defaultBundleWithout(dir: string, ruleId: string): string {
-  const out = copyDefault(dir, `default-without-${ruleId}`);
+/** The default bundle without the rules `ruleIds`. */
+export function defaultBundleWithout(dir: string, ...ruleIds: string[]): string {
+  const out = copyDefault(dir, `default-without-${ruleIds.join('-')}`);
   editJson<{ rules: Array<{ id: string }> }>(join(out, 'rules.json'), (r) => {
-    r.rules = r.rules.filter((rule) => rule.id !== ruleId);
+    r.rules = r.rules.filter((rule) => !ruleIds.includes(rule.id));
   });
   return out;
 }
