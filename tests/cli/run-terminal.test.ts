@@ -32,9 +32,30 @@ describe('the terminal of zetta run', () => {
       '  wire      ok',
       '  expert    macro success 97.5%',
       '  baseline  nominal         macro success 50.0%',
-      '  evolution (one campaign on the weakest task and perturbation under the critic)',
+      '  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)',
       '    generation 1: 2 candidates',
       '  baseline  skipped (models/embedded.onnx missing)',
+    ]);
+  });
+
+  it('gives one line per campaign, and names every skill waiting for an approver', () => {
+    const lines: string[] = [];
+    const o = terminalObserver((line) => lines.push(line));
+    const heldout = { parent_success: 10, candidate_success: 18, episodes: 20 };
+    const campaign = (task: string, promoted: boolean) => ({
+      task, perturbation: 'disturbance', parent_rate: 0.5, learning_curve: [], ok: true,
+      campaign: { promoted, heldout, confirmation: promoted ? { parent_success: 12, candidate_success: 14, episodes: 20, p_value: 0.25 } : null },
+    });
+    const withCampaigns = { ...report, stages: { ...report.stages, evolution: { campaigns: [campaign('spatial/a', true), campaign('object/b', false)], in_parallel: 1, ok: true } } } as unknown as RunReport;
+    o.stageFinished!('evolution', withCampaigns);
+    o.awaitingApproval!({ skills: ['s1', 's2'], console: 'zetta console --db x.db', resume: 'zetta run --resume /tmp/run' });
+    expect(lines).toEqual([
+      '  evolution spatial/a / disturbance: promoted, held-out 10 → 18 of 20; confirmation 12 → 14 of 20 (p = 0.250)',
+      '  evolution object/b / disturbance: nothing promoted',
+      '  promotion skills s1, s2 are pending: an approver decides in the console,',
+      '    zetta console --db x.db',
+      '  then the run goes on with',
+      '    zetta run --resume /tmp/run',
     ]);
   });
 
