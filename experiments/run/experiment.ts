@@ -1,7 +1,7 @@
 // The run experiment: the most complete pipeline that exists, end to end, on the embedded default —
 // the policy wire, the scripted expert, the base policy alone, governance measured under
-// perturbations, evolution campaigns on the weakest tasks, their promotion into the skill store, and the final system
-// with the active skills (with zero-shot transfer read off it). Each stage's result lands in
+// perturbations, evolution campaigns on the weakest tasks, their promotion into the skill store,
+// and the final system with the active skills (with zero-shot transfer read off it). Each stage's result lands in
 // report.json as soon as the stage ends, so an interrupted run keeps what it finished and a resumed
 // one runs only the rest. Progress goes to an observer; nothing here writes to a terminal.
 import { existsSync, mkdirSync } from 'node:fs';

@@ -1,7 +1,8 @@
 // Stage of the run experiment (`zetta run`): the final system. The governance arms run again at the
 // same seeds with every active skill of the store composed onto the default critic where its guard
 // holds, and zero-shot transfer is read off the pair: on each task that a skill loaded for but no
-// campaign ran on (in this run, or the one that promoted the skill), the both arm before (default critic) and after (with the skills), per seed.
+// campaign ran on (in this run, or the one that promoted the skill), the both arm before (default
+// critic) and after (with the skills), per seed.
 import { discordantPairs, mcnemarOneSided } from '../../evolution/gates/mcnemar.js';
 import { SkillStore } from '../../skills/index.js';
 import { runGovernanceStage, type GovernanceOptions, type GovernanceStageResult } from './governance-stage.js';
