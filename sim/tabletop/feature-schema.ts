@@ -27,6 +27,10 @@ const OBSERVED: readonly Row[] = [
   ['objects_left', 'count', 'number', 'goal objects not yet perceived where the instruction wants them'],
   ['fixture_eef_dist', 'm', 'number', 'perceived distance from the hand to the nearest fixture the instruction acts on (a handle, a button; +∞ if none)'],
   ['object_moved_alone', 'm', 'number', 'how far the task object moved over the last 5 steps in a way neither resting nor riding in the hand explains: min(‖Δobject‖, ‖Δobject − Δhand‖), as perceived (a knock, a slip, a roll)'],
+  ['fixture_x', 'm', 'number', 'perceived position x of the nearest fixture the instruction acts on (a drawer handle, a button; NaN if none)'],
+  ['fixture_y', 'm', 'number', 'perceived position y of that fixture'],
+  ['fixture_z', 'm', 'number', 'perceived position z of that fixture'],
+  ['fixture_eef_dist_xy', 'm', 'number', 'perceived horizontal distance from the hand to that fixture (NaN if none)'],
 ];
 
 /** Simulator ground truth about the current stage's subject and the scene. */

@@ -12,6 +12,7 @@ export const OBSERVED_FEATURE_NAMES = [
   'observed.target_x', 'observed.target_y', 'observed.target_z',
   'observed.object_target_dist_xy', 'observed.objects_left', 'observed.fixture_eef_dist',
   'observed.object_moved_alone',
+  'observed.fixture_x', 'observed.fixture_y', 'observed.fixture_z', 'observed.fixture_eef_dist_xy',
 ] as const;
 
 /** A goal object closer than this (xy, m) to its receptacle, with the hand away, is where it belongs. */
@@ -82,7 +83,7 @@ export class ObservedFeatureWriter {
       }
     }
     v[o + 9] = left;
-    v[o + 10] = this.fixtureDistance(s, p);
+    this.writeFixture(s, p);
     if (best < 0) {
       for (let k = 0; k < 9; k++) v[o + k] = Number.NaN;
       v[o + 11] = Number.NaN;
@@ -107,14 +108,32 @@ export class ObservedFeatureWriter {
     v[o + 8] = planar(p, a, b);
   }
 
-  /** Distance from the hand to the nearest fixture the goal acts on; +∞ when it names none. */
-  private fixtureDistance(s: Float32Array, p: Float32Array): number {
+  /**
+   * The nearest fixture the goal acts on: its distance from the hand (+∞ when the goal names none),
+   * its position and its horizontal distance from the hand (NaN when none).
+   */
+  private writeFixture(s: Float32Array, p: Float32Array): void {
+    const v = this.values;
+    const o = this.offset;
     let d = Infinity;
+    let nearest = -1;
     for (const f of this.fixtures) {
       const a = f * OBJECT_POSE_DIM;
-      d = Math.min(d, Math.hypot(p[a]! - s[0]!, p[a + 1]! - s[1]!, p[a + 2]! - s[2]!));
+      const df = Math.hypot(p[a]! - s[0]!, p[a + 1]! - s[1]!, p[a + 2]! - s[2]!);
+      if (df < d) {
+        d = df;
+        nearest = a;
+      }
     }
-    return d;
+    v[o + 10] = d;
+    if (nearest < 0) {
+      v[o + 12] = v[o + 13] = v[o + 14] = v[o + 15] = Number.NaN;
+      return;
+    }
+    v[o + 12] = p[nearest]!;
+    v[o + 13] = p[nearest + 1]!;
+    v[o + 14] = p[nearest + 2]!;
+    v[o + 15] = Math.hypot(p[nearest]! - s[0]!, p[nearest + 1]! - s[1]!);
   }
 }
 
