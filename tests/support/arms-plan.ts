@@ -7,7 +7,7 @@ import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 export interface EmbeddedArms {
   /** A bundle: `default`, `oracle`, or a directory. */
   readonly critic: string;
-  /** A shipped perturbation's name. */
+  /** A shipped perturbation's name, or `nominal` for none. */
   readonly perturbation: string;
   readonly tasks: readonly string[];
   readonly episodesPerTask: number;
@@ -20,7 +20,7 @@ export function embeddedArmsPlan(a: EmbeddedArms): ArmsPlan {
     tasks: a.tasks,
     episodesPerTask: a.episodesPerTask,
     firstSeed: 1000,
-    perturbation: resolvePerturbation(a.perturbation),
+    perturbation: a.perturbation === 'nominal' ? undefined : resolvePerturbation(a.perturbation),
     policy: 'embedded',
     executeSteps: 5,
     critic: resolveCriticSpec(a.critic, a.privileged ?? false)!,

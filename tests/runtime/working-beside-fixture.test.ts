@@ -1,0 +1,52 @@
+// The default bundle's `working_beside_fixture` rule in the real simulator with the frozen embedded
+// policy: with the objects of the scene swapped, the policy sometimes presses the table a few
+// centimetres from the button and keeps at it. The rule lifts the hand back above the button, where
+// the policy's approach starts, and the policy presses it itself. Three arms at the same seeds, the
+// same bundle without the rule as the control that shows the test can fail, and a nominal drawer
+// opening, whose pull drags the hand along the handle, on which the rule must stay silent. Seeded:
+// counts are fixed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runGovernanceArms, type ArmRun } from '../../zinfra/runtime/governance-arms.js';
+import type { EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { embeddedArmsPlan } from '../support/arms-plan.js';
+import { defaultBundleWithout } from '../support/default-bundle.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'zetta-beside-fixture-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const RULE = 'working_beside_fixture';
+
+/** The arms, and how often the rule fired in the both arm. */
+async function arms(critic: string, perturbation: string, tasks: readonly string[], controls?: readonly string[]) {
+  let firedInBoth = 0;
+  const onArmDone = (run: ArmRun, result: EvaluationResult) => {
+    if (run.arm === 'both') firedInBoth += result.outcomes.reduce((sum, o) => sum + (o.firings[RULE] ?? 0), 0);
+  };
+  const plan = embeddedArmsPlan({ critic, perturbation, tasks, episodesPerTask: 10 });
+  const result = await runGovernanceArms(plan, { workers: 1, resamples: 200, onArmDone, ...(controls ? { controls } : {}) });
+  return { result, firedInBoth };
+}
+
+describe('a hand working beside the fixture the goal names, with the default (observable) bundle', () => {
+  it('is brought back above the button: more presses than without the rule or alone, the critic alone under its cap', async () => {
+    const tasks = ['goal/press_button'];
+    const withRule = await arms('default', 'position-swap', tasks);
+    const without = await arms(defaultBundleWithout(dir, RULE), 'position-swap', tasks, ['null:closed']);
+    expect(withRule.firedInBoth).toBeGreaterThan(0);
+    expect(withRule.result.macro.critic.value).toBeLessThanOrEqual(0.1);
+    const both = withRule.result.arms.both;
+    expect(both.macroSuccess).toBeGreaterThan(without.result.arms.both.macroSuccess);
+    expect(both.macroSuccess).toBeGreaterThan(withRule.result.arms.policy.macroSuccess);
+    // The recovery stops above the reach of `button.reached`: the press, and the reach, are the policy's.
+    expect(both.attribution.milestonesDuringRecovery).toBe(0);
+  }, 400_000);
+
+  it('stays silent while the policy pulls a drawer open by its handle', async () => {
+    const { result, firedInBoth } = await arms('default', 'nominal', ['goal/open_drawer'], ['null:closed']);
+    expect(firedInBoth).toBe(0);
+    expect(result.arms.both.macroSuccess).toBe(result.arms.policy.macroSuccess);
+  }, 300_000);
+});
