@@ -10,28 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runGovernanceArms, type ArmRun } from '../../zinfra/runtime/governance-arms.js';
-import type { EvaluationResult } from '../../zinfra/runtime/evaluation.js';
-import { embeddedArmsPlan } from '../support/arms-plan.js';
 import { defaultBundleWithout } from '../support/default-bundle.js';
+import { armsFiring } from '../support/rule-arms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-release-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const RULE = 'releasing_off_target';
 
-const plan = (critic: string) =>
-  embeddedArmsPlan({ critic, perturbation: 'sensor-noise-delay', tasks: ['goal/red_cube_in_bowl', 'object/yellow_cube_in_bowl'], episodesPerTask: 10 });
-
-/** The arms, and how often the rule fired in the both arm. */
-async function arms(critic: string, controls?: readonly string[]) {
-  let firedInBoth = 0;
-  const onArmDone = (run: ArmRun, result: EvaluationResult) => {
-    if (run.arm === 'both') firedInBoth += result.outcomes.reduce((sum, o) => sum + (o.firings[RULE] ?? 0), 0);
-  };
-  const result = await runGovernanceArms(plan(critic), { workers: 1, resamples: 200, onArmDone, ...(controls ? { controls } : {}) });
-  return { result, firedInBoth };
-}
+const arms = (critic: string, controls?: readonly string[]) =>
+  armsFiring(RULE, critic, 'sensor-noise-delay', ['goal/red_cube_in_bowl', 'object/yellow_cube_in_bowl'], controls);
 
 describe('an object released off its target, with the default (observable) bundle', () => {
   it('is kept in hand and handed back: more successes than the bundle without the rule, no task work, the critic alone under its cap', async () => {

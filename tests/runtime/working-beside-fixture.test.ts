@@ -9,26 +9,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runGovernanceArms, type ArmRun } from '../../zinfra/runtime/governance-arms.js';
-import type { EvaluationResult } from '../../zinfra/runtime/evaluation.js';
-import { embeddedArmsPlan } from '../support/arms-plan.js';
 import { defaultBundleWithout } from '../support/default-bundle.js';
+import { armsFiring } from '../support/rule-arms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-beside-fixture-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const RULE = 'working_beside_fixture';
 
-/** The arms, and how often the rule fired in the both arm. */
-async function arms(critic: string, perturbation: string, tasks: readonly string[], controls?: readonly string[]) {
-  let firedInBoth = 0;
-  const onArmDone = (run: ArmRun, result: EvaluationResult) => {
-    if (run.arm === 'both') firedInBoth += result.outcomes.reduce((sum, o) => sum + (o.firings[RULE] ?? 0), 0);
-  };
-  const plan = embeddedArmsPlan({ critic, perturbation, tasks, episodesPerTask: 10 });
-  const result = await runGovernanceArms(plan, { workers: 1, resamples: 200, onArmDone, ...(controls ? { controls } : {}) });
-  return { result, firedInBoth };
-}
+const arms = (critic: string, perturbation: string, tasks: readonly string[], controls?: readonly string[]) =>
+  armsFiring(RULE, critic, perturbation, tasks, controls);
 
 describe('a hand working beside the fixture the goal names, with the default (observable) bundle', () => {
   it('is brought back above the button: more presses than without the rule or alone, the critic alone under its cap', async () => {
