@@ -20,13 +20,21 @@ export function writeHold(out: Float32Array, gripper: number): void {
 }
 
 /**
- * The governor's `clamp`: scale the motion part of `action` by `scale` ∈ [0, 1] into `out`, keeping
- * the gripper command. Scaling (not clipping per component) keeps the commanded direction.
+ * The governor's `clamp`: scale the motion part of `action` by `scale` ∈ [0, 1] into `out`, and its
+ * horizontal translation (dx, dy) by `xyScale` (default `scale`), keeping the gripper command.
+ * Scaling (not clipping per component) keeps the commanded direction within each part.
  */
-export function scaleMotion(action: ArrayLike<number>, scale: number, out: Float32Array): void {
-  const s = Math.min(1, Math.max(0, scale));
-  for (let i = 0; i < 6; i++) out[i] = action[i]! * s;
+export function scaleMotion(action: ArrayLike<number>, scale: number, out: Float32Array, xyScale = scale): void {
+  const s = unit(scale);
+  const h = unit(xyScale);
+  out[0] = action[0]! * h;
+  out[1] = action[1]! * h;
+  for (let i = 2; i < 6; i++) out[i] = action[i]! * s;
   out[GRIPPER_INDEX] = action[GRIPPER_INDEX]!;
+}
+
+function unit(x: number): number {
+  return Math.min(1, Math.max(0, x));
 }
 
 /** Copies a 7-D action into `out` (the governor's `execute`). */

@@ -6,7 +6,8 @@
 //   1. safety proposals outrank all non-safety ones, whatever their priority;
 //   2. within a class, higher priority wins;
 //   3. ties: abort > hold > recovery > clamp (the more conservative act), then the earlier rule.
-// A winning clamp uses the smallest scale among all clamp proposals of this step.
+// A winning clamp uses the smallest scale among all clamp proposals of this step, per motion
+// component: a horizontal-only clamp ("axes": "xy") scales dx and dy, not the descent or the wrist.
 //
 // One recovery at a time. While one runs, proposals follow `duringRecovery`:
 //   'ignore'          every proposal is ignored; the program's own budget and fallback bound it
@@ -43,8 +44,10 @@ export interface Decision {
   recovery: string | null;
   /** For `recover`: true to start (or switch to) `recovery` now, false to keep running it. */
   start: boolean;
-  /** For `clamp`: motion scale in [0, 1]; 1 otherwise. */
+  /** For `clamp`: scale in [0, 1] of every motion component; 1 otherwise. */
   scale: number;
+  /** For `clamp`: scale of the horizontal translation (dx, dy), at most `scale`; 1 otherwise. */
+  xyScale: number;
   /** The proposal that decided, or null (plain execute, or continuing a recovery). */
   cause: Proposal | null;
   /** A running recovery is ended by this decision. */
@@ -71,7 +74,7 @@ export function outranks(a: Proposal, b: Proposal): boolean {
 export class Governor {
   readonly policy: DuringRecoveryPolicy;
   private readonly maxAge: number;
-  private readonly d: Decision = { kind: 'execute', recovery: null, start: false, scale: 1, cause: null, preempted: false, ignored: 0, fromQueue: false };
+  private readonly d: Decision = { kind: 'execute', recovery: null, start: false, scale: 1, xyScale: 1, cause: null, preempted: false, ignored: 0, fromQueue: false };
   private queued: Proposal | null = null;
   private queuedAge = 0;
 
@@ -87,6 +90,7 @@ export class Governor {
     d.recovery = null;
     d.start = false;
     d.scale = 1;
+    d.xyScale = 1;
     d.cause = null;
     d.preempted = false;
     d.ignored = 0;
@@ -110,9 +114,13 @@ export class Governor {
   private decideFree(p: Proposals, d: Decision): void {
     let best: Proposal | null = null;
     let minScale = 1;
+    let minXY = 1;
     for (let i = 0; i < p.count; i++) {
       const x = p.proposals[i]!;
-      if (x.action === 'clamp' && x.scale < minScale) minScale = x.scale;
+      if (x.action === 'clamp') {
+        if (x.axes === 'all' && x.scale < minScale) minScale = x.scale;
+        if (x.scale < minXY) minXY = x.scale;
+      }
       if (best === null || outranks(x, best)) best = x;
     }
     const q = this.takeQueued();
@@ -122,7 +130,10 @@ export class Governor {
     }
     if (best === null) return;
     this.apply(best, d);
-    if (best.action === 'clamp') d.scale = minScale;
+    if (best.action === 'clamp') {
+      d.scale = minScale;
+      d.xyScale = Math.min(minScale, minXY);
+    }
   }
 
   private decideDuring(p: Proposals, running: string, d: Decision): void {
@@ -163,7 +174,8 @@ export class Governor {
         return;
       case 'clamp':
         d.kind = 'clamp';
-        d.scale = x.scale;
+        d.scale = x.axes === 'all' ? x.scale : 1;
+        d.xyScale = x.scale;
         return;
     }
   }

@@ -95,6 +95,7 @@ function makeProposal(spec: RuleSpec, index: number, known: ReadonlySet<string>,
     priority: p.priority,
     safety: spec.safety,
     scale: p.action === 'clamp' ? p.scale : 1,
+    axes: p.action === 'clamp' ? p.axes : 'all',
     evidence: Object.freeze([...spec.evidence]),
   });
 }

@@ -3,6 +3,10 @@
 
 export type ProposalAction = 'recovery' | 'hold' | 'abort' | 'clamp';
 
+/** What a clamp scales: every motion component, or the horizontal translation (dx, dy) alone. */
+export const CLAMP_AXES = ['all', 'xy'] as const;
+export type ClampAxes = (typeof CLAMP_AXES)[number];
+
 export interface Proposal {
   readonly ruleId: string;
   /** Index of the rule in its rule set (and in the critic's status / margin arrays). */
@@ -16,5 +20,7 @@ export interface Proposal {
   readonly safety: boolean;
   /** Motion scale for action "clamp" (1 otherwise). */
   readonly scale: number;
+  /** For action "clamp": the motion it scales ('all' otherwise). */
+  readonly axes: ClampAxes;
   readonly evidence: readonly string[];
 }

@@ -1,6 +1,7 @@
 // The rule language as data: zod schemas for conditions and rules. A rule file is JSON; nothing in
 // it is ever evaluated as source text. `compile.ts` turns a parsed file into closures.
 import { z } from 'zod';
+import { CLAMP_AXES } from './proposal.js';
 
 /** Windows are preallocated ring buffers; this cap keeps a typo from allocating gigabytes. */
 export const MAX_WINDOW = 10_000;
@@ -40,8 +41,11 @@ export const ProposalSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('recovery'), recovery: z.string().min(1), priority }),
   z.strictObject({ action: z.literal('hold'), priority }),
   z.strictObject({ action: z.literal('abort'), priority }),
-  /** Scale the policy's motion by `scale` ∈ [0, 1] this step (e.g. slow down near contact). */
-  z.strictObject({ action: z.literal('clamp'), scale: z.number().min(0).max(1), priority }),
+  /**
+   * Scale the policy's motion by `scale` ∈ [0, 1] this step (e.g. slow down near contact); with
+   * `axes: "xy"` only its horizontal translation (hold a hand above a spot, let it descend).
+   */
+  z.strictObject({ action: z.literal('clamp'), scale: z.number().min(0).max(1), axes: z.enum(CLAMP_AXES).default('all'), priority }),
 ]);
 export type ProposalSpec = z.infer<typeof ProposalSchema>;
 

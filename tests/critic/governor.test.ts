@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Governor, type DuringRecoveryPolicy } from '../../critic/governor.js';
-import type { Proposal, ProposalAction } from '../../critic/rules/proposal.js';
+import { scaleMotion } from '../../critic/action.js';
+import type { ClampAxes, Proposal, ProposalAction } from '../../critic/rules/proposal.js';
 
 let next = 0;
-function p(action: ProposalAction, opts: { priority?: number; safety?: boolean; recovery?: string; scale?: number; index?: number } = {}): Proposal {
+function p(action: ProposalAction, opts: { priority?: number; safety?: boolean; recovery?: string; scale?: number; axes?: ClampAxes; index?: number } = {}): Proposal {
   return {
     ruleId: `r${next}`,
     ruleIndex: opts.index ?? next++,
@@ -12,6 +13,7 @@ function p(action: ProposalAction, opts: { priority?: number; safety?: boolean; 
     priority: opts.priority ?? 0,
     safety: opts.safety ?? false,
     scale: opts.scale ?? 1,
+    axes: opts.axes ?? 'all',
     evidence: [],
   };
 }
@@ -43,7 +45,16 @@ describe('Governor, no recovery running', () => {
   });
 
   it('a winning clamp uses the smallest clamp scale of the step', () => {
-    expect(g.decide(list(p('clamp', { scale: 0.5, priority: 3 }), p('clamp', { scale: 0.2 })), null)).toMatchObject({ kind: 'clamp', scale: 0.2 });
+    expect(g.decide(list(p('clamp', { scale: 0.5, priority: 3 }), p('clamp', { scale: 0.2 })), null)).toMatchObject({ kind: 'clamp', scale: 0.2, xyScale: 0.2 });
+  });
+
+  it('a horizontal clamp scales dx and dy only; with a full clamp, each part takes its smallest scale', () => {
+    expect(g.decide(list(p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({ kind: 'clamp', scale: 1, xyScale: 0.2 });
+    expect(g.decide(list(p('clamp', { scale: 0.5 }), p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({ scale: 0.5, xyScale: 0.2 });
+    expect(g.decide(list(p('clamp', { scale: 0.1 }), p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({ scale: 0.1, xyScale: 0.1 });
+    const out = new Float32Array(7);
+    scaleMotion([0.5, -0.5, -1, 0.1, 0.2, 0.3, 1], 1, out, 0.2);
+    expect(Array.from(out)).toEqual(Array.from(new Float32Array([0.1, -0.1, -1, 0.1, 0.2, 0.3, 1])));
   });
 });
 

@@ -60,6 +60,7 @@ describe('loading rules: errors name the path inside the file', () => {
     expect(loadError({ rules: [{ ...ok, dwell: 0 }] }).path).toBe('rules[0].dwell');
     expect(loadError({ rules: [ok, ok] }).message).toBe('rules[1].id: duplicate rule id "ok"');
     expect(loadError({ rules: [{ ...ok, propose: { action: 'clamp', scale: 2 } }] }).path).toBe('rules[0].propose.scale');
+    expect(loadError({ rules: [{ ...ok, propose: { action: 'clamp', scale: 0.5, axes: 'z' } }] }).path).toBe('rules[0].propose.axes');
     expect(loadError({ ruls: [] }).path).toBe('rules'); // required, missing
   });
 

@@ -134,7 +134,7 @@ export class CriticRuntime {
         copyAction(a, this.action);
         return proposed === null ? STEP_HOLD : STEP_POLICY;
       case 'clamp':
-        scaleMotion(a, d.scale, this.action);
+        scaleMotion(a, d.scale, this.action, d.xyScale);
         return proposed === null ? STEP_HOLD : STEP_POLICY;
       case 'hold':
         writeHold(this.action, this.envelope.gripper);

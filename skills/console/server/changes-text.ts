@@ -70,11 +70,11 @@ export function condition(c: unknown): string {
 }
 
 function proposal(p: unknown): string {
-  const x = p as { action?: string; recovery?: string; priority?: number; scale?: number } | undefined;
+  const x = p as { action?: string; recovery?: string; priority?: number; scale?: number; axes?: string } | undefined;
   if (!x || typeof x.action !== 'string') return short(p);
   const priority = ` (priority ${x.priority ?? 0})`;
   if (x.action === 'recovery') return `recovery ${x.recovery}${priority}`;
-  if (x.action === 'clamp') return `clamp motion ×${x.scale}${priority}`;
+  if (x.action === 'clamp') return `clamp ${x.axes === 'xy' ? 'horizontal motion' : 'motion'} ×${x.scale}${priority}`;
   return `${x.action}${priority}`;
 }
 

@@ -43,7 +43,7 @@ export function proposalText(p: unknown): string {
     case 'recovery':
       return `start recovery ${String(p['recovery'])}${priority}`;
     case 'clamp':
-      return `slow the policy to ×${String(p['scale'])}${priority}`;
+      return `slow the policy${p['axes'] === 'xy' ? "'s horizontal motion" : ''} to ×${String(p['scale'])}${priority}`;
     default:
       return `${String(p['action'])}${priority}`;
   }
