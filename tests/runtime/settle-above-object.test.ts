@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultBundleWithout } from '../support/default-bundle.js';
-import { armsFiring } from '../support/rule-arms.js';
+import { armsFiring, expectRuleHelps } from '../support/rule-arms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-settle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,12 +22,9 @@ describe('a hand re-centred above the object, with the default (observable) bund
   it('is held above it while the policy descends: more successes than without the rule, no task work, the critic alone under its cap', async () => {
     const withRule = await armsFiring(RULE, 'default', 'position-shift', TASKS);
     const without = await armsFiring(RULE, defaultBundleWithout(dir, RULE), 'position-shift', TASKS, ['null:closed']);
-    expect(withRule.firedInBoth).toBeGreaterThan(0);
+    expectRuleHelps(withRule, without);
     expect(without.firedInBoth).toBe(0);
-    expect(withRule.result.macro.critic.value).toBeLessThanOrEqual(0.1);
     const both = withRule.result.arms.both;
-    expect(both.macroSuccess).toBeGreaterThan(without.result.arms.both.macroSuccess);
-    expect(both.macroSuccess).toBeGreaterThan(withRule.result.arms.policy.macroSuccess);
     // a clamp drives nothing: every milestone is reached by the policy's own (damped) motion
     expect(both.attribution.milestonesDuringRecovery).toBe(0);
     expect(both.attribution.unmodifiedPolicyShareInSuccesses).toBeGreaterThanOrEqual(0.6);

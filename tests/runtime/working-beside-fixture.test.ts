@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultBundleWithout } from '../support/default-bundle.js';
-import { armsFiring } from '../support/rule-arms.js';
+import { armsFiring, expectRuleHelps } from '../support/rule-arms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-beside-fixture-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,13 +25,9 @@ describe('a hand working beside the fixture the goal names, with the default (ob
     const tasks = ['goal/press_button'];
     const withRule = await arms('default', 'position-swap', tasks);
     const without = await arms(defaultBundleWithout(dir, RULE), 'position-swap', tasks, ['null:closed']);
-    expect(withRule.firedInBoth).toBeGreaterThan(0);
-    expect(withRule.result.macro.critic.value).toBeLessThanOrEqual(0.1);
-    const both = withRule.result.arms.both;
-    expect(both.macroSuccess).toBeGreaterThan(without.result.arms.both.macroSuccess);
-    expect(both.macroSuccess).toBeGreaterThan(withRule.result.arms.policy.macroSuccess);
+    expectRuleHelps(withRule, without);
     // The recovery stops above the reach of `button.reached`: the press, and the reach, are the policy's.
-    expect(both.attribution.milestonesDuringRecovery).toBe(0);
+    expect(withRule.result.arms.both.attribution.milestonesDuringRecovery).toBe(0);
   }, 400_000);
 
   it('stays silent while the policy pulls a drawer open by its handle', async () => {
