@@ -132,7 +132,7 @@ export class Governor {
     this.apply(best, d);
     if (best.action === 'clamp') {
       d.scale = minScale;
-      d.xyScale = Math.min(minScale, minXY);
+      d.xyScale = minXY; // every clamp bounds dx and dy, so minXY ≤ minScale
     }
   }
 
@@ -173,9 +173,9 @@ export class Governor {
         d.start = true;
         return;
       case 'clamp':
+        // Its scales come from every clamp of the step (decideFree): a clamp never pre-empts a
+        // recovery and is never queued, so only decideFree applies one.
         d.kind = 'clamp';
-        d.scale = x.axes === 'all' ? x.scale : 1;
-        d.xyScale = x.scale;
         return;
     }
   }
