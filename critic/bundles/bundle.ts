@@ -11,11 +11,14 @@ import { CriticLoadError, fromZod, parseJsonText } from '../errors.js';
 import { loadRecoveriesText, type RecoveryLibrary } from '../recovery/compile.js';
 import { loadRulesText, type RuleSet } from '../rules/compile.js';
 import { ConditionSchema } from '../rules/schema.js';
-import { compileWaitOutLag, type WaitOutLag } from './wait-out-lag.js';
+import { compileLagCondition, type LagCondition } from './lag-condition.js';
 import { DEFAULT_DURING_RECOVERY } from '../governor.js';
 import type { FeatureLayout } from '../features/layout.js';
 
 export const MANIFEST_FILE = 'manifest.json';
+
+/** How a manifest answers an actuation lag: always (`true`), never, or where a condition holds at the chunk boundary. */
+const LagAnswerSchema = z.union([z.boolean(), z.strictObject({ when: ConditionSchema })]);
 
 export const BundleManifestSchema = z.strictObject({
   version: z.literal(1),
@@ -34,7 +37,14 @@ export const BundleManifestSchema = z.strictObject({
    * where the hand really is. `true`: always; `{"when": CONDITION}`: only while the condition holds
    * on the latest frame. Off when absent.
    */
-  wait_out_lag: z.union([z.boolean(), z.strictObject({ when: ConditionSchema })]).optional(),
+  wait_out_lag: LagAnswerSchema.optional(),
+  /**
+   * At a chunk boundary on a lagging robot, start the fresh chunk at the action where its planned
+   * motion has covered the motion in flight (critic/features/chunk-alignment.ts): the policy's own
+   * actions, none of them held. `true` or `{"when": CONDITION}` as for `wait_out_lag`; off when
+   * absent; not with `wait_out_lag` (both answer the same lag).
+   */
+  align_chunks_to_lag: LagAnswerSchema.optional(),
 });
 export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 
@@ -49,7 +59,12 @@ export interface CriticBundle {
   /** The frame layout of the world the bundle was loaded for. */
   readonly layout: FeatureLayout;
   /** Whether a lag may be waited out on a frame (manifest `wait_out_lag`); null: never. */
-  readonly waitOutLag: WaitOutLag | null;
+  readonly waitOutLag: LagCondition | null;
+  /**
+   * Whether a chunk asked for on a frame starts past the actions the motion in flight already
+   * covers (manifest `align_chunks_to_lag`); null: never.
+   */
+  readonly alignChunksToLag: LagCondition | null;
 }
 
 export interface BundleLoadOptions {
@@ -96,8 +111,12 @@ export function loadBundle(spec: string, options: BundleLoadOptions): CriticBund
   const features = { layout: options.layout, privileged: manifest.privileged };
   const recoveries = loadRecoveriesText(recoveriesText, { ...features, file: recoveriesPath });
   const rules = loadRulesText(rulesText, { ...features, knownRecoveries: recoveries.ids, file: rulesPath });
-  const waitOutLag = compileWaitOutLag(manifest.wait_out_lag, features, path);
-  return { manifest, path, rules, recoveries, hash, layout: options.layout, waitOutLag };
+  const waitOutLag = compileLagCondition('wait_out_lag', manifest.wait_out_lag, features, path);
+  const alignChunksToLag = compileLagCondition('align_chunks_to_lag', manifest.align_chunks_to_lag, features, path);
+  if (alignChunksToLag !== null && waitOutLag !== null) {
+    throw new CriticLoadError(['align_chunks_to_lag'], 'both align_chunks_to_lag and wait_out_lag answer the actuation lag: keep one', path);
+  }
+  return { manifest, path, rules, recoveries, hash, layout: options.layout, waitOutLag, alignChunksToLag };
 }
 
 /** Which bundle a spec names now (the `hash` loadBundle gives), read without compiling it. */

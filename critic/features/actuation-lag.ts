@@ -2,7 +2,8 @@
 // translations it executed and the hand's displacement since. A robot whose commands take effect
 // steps later (an actuation or sensing delay) has motion "in flight" at every moment: commanded,
 // not yet visible in the state. A chunk planned from that state plans that motion again; the
-// runtime can wait it out before asking (manifest `wait_out_lag`).
+// runtime can wait it out before asking (manifest `wait_out_lag`), or start the fresh chunk past the
+// actions that plan it again (manifest `align_chunks_to_lag`, chunk-alignment.ts).
 //
 // Lag k (1: a command moves the hand by the next observation) is the k at which the command sent
 // k steps ago best explains this step's displacement d_t: the largest share of the displacement
@@ -134,6 +135,26 @@ export class ActuationLag {
   inFlightAfter(pending: number): number {
     const lag = this.lagOrZero();
     return lag === 0 ? 0 : pending + this.recent(lag - 1);
+  }
+
+  /**
+   * The same as a vector: `pending` (m, sent after the last observe()) plus the lag − 1 commands
+   * before it, summed into `out`; zero on a prompt robot. Where a fresh chunk starts (chunk-alignment.ts).
+   */
+  inFlightVectorAfter(px: number, py: number, pz: number, out: Float64Array): Float64Array {
+    const lag = this.lagOrZero();
+    out[0] = out[1] = out[2] = 0;
+    if (lag === 0) return out;
+    out[0] = px;
+    out[1] = py;
+    out[2] = pz;
+    for (let j = 0; j < Math.min(lag - 1, this.count); j++) {
+      const at = 3 * ((this.head + j) % MAX_LAG_STEPS);
+      out[0] += this.sent[at]!;
+      out[1] += this.sent[at + 1]!;
+      out[2] += this.sent[at + 2]!;
+    }
+    return out;
   }
 
   private lagOrZero(): number {

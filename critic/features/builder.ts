@@ -150,6 +150,19 @@ export class FrameBuilder {
     return this.lag.inFlightAfter(Math.hypot(e[0]!, e[1]!, e[2]!) * TRANS_SCALE_M);
   }
 
+  /** Steps by which commands land late, as measured so far (0 until measured: nothing to align). */
+  measuredLagSteps(): number {
+    const lag = this.lag.steps;
+    return Number.isNaN(lag) ? 0 : lag;
+  }
+
+  /** motionInFlight() as a vector (m) into `out`: where a chunk planned now should start. */
+  motionInFlightVector(out: Float64Array): Float64Array {
+    if (!this.hasExecuted) return out.fill(0);
+    const e = this.executed;
+    return this.lag.inFlightVectorAfter(e[0]! * TRANS_SCALE_M, e[1]! * TRANS_SCALE_M, e[2]! * TRANS_SCALE_M, out);
+  }
+
   /** The action actually sent to the env this step (after governor, recovery and envelope). */
   commit(executed: ArrayLike<number>): void {
     for (let i = 0; i < ACTION_DIM; i++) this.executed[i] = executed[i]!;

@@ -55,6 +55,22 @@ describe('ActuationLag', () => {
     expect(delayed.inFlightAfter(0.01)).toBeLessThan(0.01 + delayed.inFlight() + 1e-12);
   });
 
+  it('sums what is in flight as a vector: the pending command and the lag − 1 before it', () => {
+    const lag = new ActuationLag();
+    const sent: number[] = [];
+    for (let t = 0; t < 200; t++) {
+      const c = 0.002 * Math.sin(t / 7) + 0.003; // moving +x, smooth, varying speed
+      sent.push(c);
+      lag.observe(c, -c, 0, sent[t - 3] ?? 0, -(sent[t - 3] ?? 0), 0);
+    }
+    expect(lag.steps).toBe(3);
+    const v = lag.inFlightVectorAfter(0.01, -0.01, 0.002, new Float64Array(3));
+    expect(v[0]).toBeCloseTo(0.01 + sent[199]! + sent[198]!, 12);
+    expect(v[1]).toBeCloseTo(-(0.01 + sent[199]! + sent[198]!), 12);
+    expect(v[2]).toBeCloseTo(0.002, 12);
+    expect(Array.from(drive(0, 200).inFlightVectorAfter(0.01, 0.01, 0.01, new Float64Array(3)))).toEqual([0, 0, 0]);
+  });
+
   it('names the command landing now: the newest on a prompt robot, the one sent lag steps before it on a lagging one', () => {
     const lag = new ActuationLag();
     const sent: number[] = [];

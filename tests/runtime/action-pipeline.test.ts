@@ -75,6 +75,44 @@ describe('ActionPipeline', () => {
     expect(p.stats.skippedActions).toBe(2);
   });
 
+  it('starts a chunk where its aligner says (the motion in flight), noted when the chunk was asked for', async () => {
+    const noted: number[] = [];
+    let inFlight = 0;
+    const aligner = {
+      asked: () => noted.push(inFlight),
+      offset: () => noted.at(-1)!,
+    };
+    let calls = 0;
+    const p = new ActionPipeline(async () => chunk(100 * ++calls), opts({ executeSteps: 3 }));
+    p.begin();
+    const got: number[] = [];
+    for (let step = 0; step < 6; step++) {
+      inFlight = step === 3 ? 2 : 0; // two actions in flight at the second chunk boundary
+      got.push((await p.next(OBS, step, aligner)).action[0]!);
+    }
+    // k actions from where each chunk starts: 0 for the first, 2 for the second
+    expect(got).toEqual([100, 101, 102, 202, 203, 204]);
+    expect(noted).toEqual([0, 2]); // asked once per chunk, not every step
+    expect(p.stats.alignedActions).toBe(2);
+    expect(p.stats.skippedActions).toBe(0);
+  });
+
+  it('in real time, adds the actions already in the past to the aligned start, and always leaves one', async () => {
+    const policy = new ManualPolicy();
+    const p = new ActionPipeline(policy.requester, opts({ executeSteps: 4, mode: 'realtime' }));
+    p.begin();
+    await p.next(OBS, 0, { asked: () => {}, offset: () => 3 });
+    await policy.answer(chunk(0));
+    // asked at step 0, lands before step 2: 3 actions in flight, plus 2 steps already past
+    expect((await p.next(OBS, 2)).action[0]).toBe(5);
+    expect((await p.next(OBS, 3)).action[0]).toBe(6);
+    expect(p.stats.alignedActions).toBe(3);
+    expect(p.stats.skippedActions).toBe(2);
+    const q = new ActionPipeline(async () => chunk(0, 4), opts({ executeSteps: 4 }));
+    q.begin();
+    expect((await q.next(OBS, 0, { asked: () => {}, offset: () => 9 })).action[0]).toBe(3);
+  });
+
   it('blends overlapping chunks 0.3 old + 0.7 new, but takes the gripper from the new one', async () => {
     const policy = new ManualPolicy();
     const p = new ActionPipeline(policy.requester, opts({ prefetchThreshold: 8, merge: 'blend', mode: 'realtime' }));

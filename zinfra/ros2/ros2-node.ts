@@ -93,9 +93,9 @@ export class Ros2Node {
       now: () => clock.now(),
     });
     this.ask = {
-      next: async (o, step, fresh) => {
+      next: async (o, step, fresh, align) => {
         if (fresh) this.pipeline.invalidate();
-        return this.pipeline.next(this.encode(o), step);
+        return this.pipeline.next(this.encode(o), step, align);
       },
       chunkDue: () => this.pipeline.chunkDue,
     };

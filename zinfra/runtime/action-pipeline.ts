@@ -8,6 +8,10 @@
 // robot: the loop holds (no motion, gripper unchanged) until a chunk lands, and a request past its
 // deadline is abandoned and asked again.
 //
+// On a lagging robot a chunk may also start past its first actions, where the motion still in flight
+// when it was asked for ends (a ChunkAligner, from the critic's measured lag): it was planned from a
+// state that did not show that motion yet.
+//
 // Chunks belong to an episode: begin() starts a new generation, and a chunk computed for an earlier
 // one is dropped on arrival, so no action ever crosses episodes.
 import type { NdArray, Observation } from '../protocol/ndarray.js';
@@ -34,6 +38,14 @@ export interface ActionPipelineOptions {
 /** Asks the policy for a chunk for this observation; the observation may be reused after it returns. */
 export type ChunkRequester = (obs: Observation, step: number) => Promise<NdArray<'<f4'>>;
 
+/** Where a chunk starts on a lagging robot: past the actions the motion in flight already covers. */
+export interface ChunkAligner {
+  /** A chunk is asked for now, planned from this observation: note the motion in flight. */
+  asked(): void;
+  /** That chunk arrived: how many of its first actions the noted motion covers. */
+  offset(chunk: Float32Array, horizon: number, dim: number): number;
+}
+
 export interface PipelineStats {
   requests: number;
   chunksUsed: number;
@@ -44,6 +56,8 @@ export interface PipelineStats {
   holds: number;
   /** Actions skipped because they were already in the past when their chunk arrived. */
   skippedActions: number;
+  /** Actions skipped because the motion in flight when their chunk was asked for covered them. */
+  alignedActions: number;
   /** Requests that failed (in real time they are asked again; in lockstep the failure is thrown). */
   failedRequests: number;
   /** Total time the loop waited for the policy. */
@@ -53,13 +67,14 @@ export interface PipelineStats {
 interface InFlight {
   readonly generation: number;
   readonly step: number;
+  readonly align: ChunkAligner | undefined;
   readonly sentAt: number;
   result: NdArray<'<f4'> | Error | undefined;
   readonly settled: Promise<void>;
 }
 
 export class ActionPipeline {
-  readonly stats: PipelineStats = { requests: 0, chunksUsed: 0, staleChunks: 0, lateChunks: 0, holds: 0, skippedActions: 0, failedRequests: 0, waitMs: 0 };
+  readonly stats: PipelineStats = { requests: 0, chunksUsed: 0, staleChunks: 0, lateChunks: 0, holds: 0, skippedActions: 0, alignedActions: 0, failedRequests: 0, waitMs: 0 };
   private readonly queue: Float32Array;
   private readonly hold: Float32Array;
   private head = 0;
@@ -109,11 +124,12 @@ export class ActionPipeline {
 
   /**
    * The action for this control step. The returned view stays valid until the next call.
-   * `source` is `hold` when no chunk was ready in real time.
+   * `source` is `hold` when no chunk was ready in real time. `align`, where given, applies to a
+   * chunk this call asks for: it starts at the action `align` picks when the chunk arrives.
    */
-  async next(obs: Observation, step: number): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }> {
+  async next(obs: Observation, step: number, align?: ChunkAligner): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }> {
     this.absorbArrived(step);
-    if (this.length <= this.options.prefetchThreshold && !this.inFlight) this.send(obs, step);
+    if (this.length <= this.options.prefetchThreshold && !this.inFlight) this.send(obs, step, align);
     if (this.length === 0) {
       if (this.options.mode === 'realtime') return this.holdOrRetry(obs, step);
       await this.waitForChunk(step);
@@ -122,11 +138,13 @@ export class ActionPipeline {
     return { action: this.pop(), source: 'chunk' };
   }
 
-  private send(obs: Observation, step: number): void {
+  private send(obs: Observation, step: number, align?: ChunkAligner): void {
     this.stats.requests++;
+    align?.asked();
     const entry: InFlight = {
       generation: this.generation,
       step,
+      align,
       sentAt: this.now(),
       result: undefined,
       settled: this.request(obs, step).then(
@@ -154,7 +172,7 @@ export class ActionPipeline {
     const pending = this.inFlight;
     if (pending && this.now() - pending.sentAt > this.options.deadlineMs) {
       this.stats.lateChunks++;
-      this.send(obs, step); // abandon it: its answer, if it ever comes, is for a world long gone
+      this.send(obs, step, pending.align); // abandon it: its answer, if it ever comes, is for a world long gone
     }
     this.stats.holds++;
     return { action: this.hold, source: 'hold' };
@@ -182,9 +200,12 @@ export class ActionPipeline {
     }
     const chunk = done.result;
     const [h, d] = chunk.shape as [number, number];
-    const usable = Math.min(h, this.options.executeSteps, this.maxHorizon);
-    const skip = Math.min(usable, step - done.step);
-    this.stats.skippedActions += skip;
+    // k actions from where the chunk starts: its first, or where the motion in flight ends
+    const aligned = done.align ? Math.max(0, Math.min(h - 1, done.align.offset(chunk.data, h, d))) : 0;
+    const usable = Math.min(h, aligned + this.options.executeSteps, this.maxHorizon);
+    const skip = Math.min(usable, aligned + step - done.step);
+    this.stats.alignedActions += aligned;
+    this.stats.skippedActions += skip - aligned;
     this.stats.chunksUsed++;
     this.merge(chunk.data, d, skip, usable);
   }

@@ -4,12 +4,13 @@
 import type { WorldFeatureInput } from '../../critic/index.js';
 import type { Observation as EnvObservation } from '../../sim/env.js';
 import type { ActionSource } from '../../critic/step-records.js';
+import type { ChunkAligner } from './action-pipeline.js';
 import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime } from './critic-runtime.js';
 
 /** The action pipeline as the step sees it. */
 export interface AskPolicy {
-  /** This step's action; `fresh` drops the queued chunk first. */
-  next(obs: EnvObservation, step: number, fresh: boolean): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
+  /** This step's action; `fresh` drops the queued chunk first; `align` places a chunk asked for now. */
+  next(obs: EnvObservation, step: number, fresh: boolean, align?: ChunkAligner): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
   /** The next call asks the policy for a fresh chunk (none queued, none in flight). */
   chunkDue(): boolean;
 }
@@ -31,7 +32,8 @@ export interface Chosen {
 /**
  * Steps 1–2 of DESIGN's control step: the policy's a_t from the pipeline (not asked while a recovery
  * drives: its chunk would be stale; nor, when the bundle waits out a lag, while motion commanded
- * before a chunk boundary is still in flight: the loop holds instead), then, with a critic, rules →
+ * before a chunk boundary is still in flight: the loop holds instead; when it aligns chunks to the
+ * lag, a chunk asked for starts past what is in flight), then, with a critic, rules →
  * governor → (execute | clamp | hold | recovery) → envelope. Returns false when the critic aborts
  * the episode.
  */
@@ -49,7 +51,7 @@ export async function chooseAction(
   out.source = 'recovery';
   // Waiting out a lag: the fresh chunk is asked for once the motion in flight has landed.
   if (!critic?.recovering && !(ask.chunkDue() && critic?.waitsOutLag())) {
-    const next = await ask.next(obs, step, false);
+    const next = await ask.next(obs, step, false, critic?.chunkAligner());
     out.proposed = next.action;
     out.fromChunk = next.source === 'chunk';
     out.source = out.fromChunk ? 'policy' : 'hold';
@@ -63,7 +65,7 @@ export async function chooseAction(
   if (code === STEP_REENTER) {
     // Re-entry contract: the chunk was planned before the recovery moved the robot; drop it and
     // execute the first action of a fresh one, planned from this observation.
-    const fresh = await ask.next(obs, step, true);
+    const fresh = await ask.next(obs, step, true, critic.chunkAligner());
     out.proposed = fresh.action;
     out.fromChunk = fresh.source === 'chunk';
     critic.resume(out.proposed);

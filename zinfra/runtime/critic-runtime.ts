@@ -12,6 +12,8 @@ import {
   copyAction, limitNames, scaleMotion, writeHold, type Decision, type WorldFeatureInput,
 } from '../../critic/index.js';
 import type { CriticBundle } from '../../critic/bundles/bundle.js';
+import { alignmentOffset } from '../../critic/features/chunk-alignment.js';
+import type { ChunkAligner } from './action-pipeline.js';
 import type { CriticProposal, GovernorDecision } from '../../critic/step-records.js';
 
 /** The governed action is the policy's a_t (executed or clamped). */
@@ -26,6 +28,8 @@ export const STEP_REENTER = 3;
 export const STEP_ABORT = 4;
 /** What the firings call the holds that wait out a lag (manifest `wait_out_lag`; not a rule). */
 export const WAIT_OUT_LAG = 'wait_out_lag';
+/** What the firings call the chunk actions skipped as already in flight (manifest `align_chunks_to_lag`). */
+export const ALIGN_CHUNKS_TO_LAG = 'align_chunks_to_lag';
 /**
  * Motion in flight below this (m) is not worth a hold: a chunk planned a few centimetres short
  * corrects itself within the chunk, while every hold costs the episode a step of its budget.
@@ -69,6 +73,10 @@ export class CriticRuntime {
   private lastProgram: string | null = null;
   /** This step holds to wait out an actuation lag (the policy was not asked). */
   private waitingOutLag = false;
+  /** Where the chunk asked for last starts (one request is in flight at a time). */
+  private readonly aligner: ChunkAligner;
+  private readonly inFlightAtAsk = new Float64Array(3);
+  private lagAtAsk = 0;
 
   constructor(readonly options: CriticRuntimeOptions) {
     const { bundle } = options;
@@ -77,6 +85,17 @@ export class CriticRuntime {
     this.governor = new Governor({ duringRecovery: bundle.manifest.during_recovery });
     this.executor = new RecoveryExecutor(bundle.recoveries);
     this.envelope = new SafetyEnvelope({ workspaceMin: options.workspace.min, workspaceMax: options.workspace.max });
+    this.aligner = {
+      asked: () => {
+        this.lagAtAsk = this.builder.measuredLagSteps();
+        this.builder.motionInFlightVector(this.inFlightAtAsk);
+      },
+      offset: (chunk, horizon, dim) => {
+        const skipped = alignmentOffset(this.inFlightAtAsk, chunk, horizon, dim, this.lagAtAsk);
+        if (skipped > 0) count(this.firings, ALIGN_CHUNKS_TO_LAG, skipped);
+        return skipped;
+      },
+    };
   }
 
   /** Start of an episode: every rule window, the governor's queue, the envelope's gripper state. */
@@ -108,6 +127,16 @@ export class CriticRuntime {
     const when = this.options.bundle.waitOutLag;
     if (when === null || this.executor.running) return false;
     return this.builder.motionInFlight() >= MIN_MOTION_IN_FLIGHT_M && when(this.builder.frame.values);
+  }
+
+  /**
+   * Where the bundle aligns chunks to the lag (manifest `align_chunks_to_lag`, its condition true on
+   * the latest frame): what places a chunk asked for now, past the motion already in flight. Its skipped actions appear in the firings as
+   * `align_chunks_to_lag`; the actions executed stay the policy's own.
+   */
+  chunkAligner(): ChunkAligner | undefined {
+    const when = this.options.bundle.alignChunksToLag;
+    return when !== null && when(this.builder.frame.values) ? this.aligner : undefined;
   }
 
   /**
@@ -194,6 +223,6 @@ export class CriticRuntime {
   }
 }
 
-function count(counts: Map<string, number>, key: string): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+function count(counts: Map<string, number>, key: string, by = 1): void {
+  counts.set(key, (counts.get(key) ?? 0) + by);
 }

@@ -126,10 +126,10 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   // The critic's frame builder keeps privileged features out unless the run authorizes them.
   const features = () => env.features();
   const ask: AskPolicy = {
-    async next(o, step, fresh) {
+    async next(o, step, fresh, align) {
       if (fresh) pipeline.invalidate(); // drop the queued actions and any request in flight
       const asked = performance.now();
-      const next = await pipeline.next(toPolicy(o, spec.task), step);
+      const next = await pipeline.next(toPolicy(o, spec.task), step, align);
       options.onDecision?.(performance.now() - asked, next.source);
       return next;
     },
