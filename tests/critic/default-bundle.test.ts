@@ -72,14 +72,15 @@ describe('the default critic bundle (observable)', () => {
   });
 });
 
-describe('the manifest\'s wait_out_lag', () => {
+describe('the manifest\'s answers to an actuation lag: wait_out_lag, align_chunks_to_lag', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let copies = 0;
-  /** The default bundle with its `wait_out_lag` replaced by `extra`'s (absent when `extra` has none). */
+  /** The default bundle with its lag settings replaced by `extra`'s (absent when `extra` has none). */
   const withManifest = (extra: Record<string, unknown>) => {
     const copy = defaultBundleWithManifest(dir, `wait-${copies++}`, (m) => {
       delete m.wait_out_lag;
+      delete m.align_chunks_to_lag;
       Object.assign(m, extra);
     });
     return loadBundle(copy, { layout: TABLETOP_LAYOUT, privileged: false });
@@ -103,11 +104,25 @@ describe('the manifest\'s wait_out_lag', () => {
     expect(when(frame({}))).toBe(false);
   });
 
-  it('in the default bundle: while an object is left to move, or on a robot whose motion the commands explain', () => {
-    const when = loadBundle('default', { layout: TABLETOP_LAYOUT, privileged: false }).waitOutLag!;
-    expect(when(frame({ 'observed.objects_left': 1, 'derived.motion_explained': 0.6 }))).toBe(true);
-    expect(when(frame({ 'observed.objects_left': 0, 'derived.motion_explained': 0.95 }))).toBe(true);
-    expect(when(frame({ 'observed.objects_left': 0, 'derived.motion_explained': 0.6 }))).toBe(false);
+  it('the default bundle aligns chunks and never waits', () => {
+    const bundle = loadBundle('default', { layout: TABLETOP_LAYOUT, privileged: false });
+    expect(bundle.alignChunksToLag!(frame({}))).toBe(true);
+    expect(bundle.waitOutLag).toBeNull();
+    expect(withManifest({}).alignChunksToLag).toBeNull();
+  });
+
+  it('aligns only where its condition is true on the frame, as the wait does', () => {
+    const when = withManifest({ align_chunks_to_lag: { when: { op: 'ge', feature: 'observed.objects_left', value: 1 } } }).alignChunksToLag!;
+    expect(when(frame({ 'observed.objects_left': 1 }))).toBe(true);
+    expect(when(frame({ 'observed.objects_left': 0 }))).toBe(false);
+    const stagnant = { op: 'stagnant', feature: 'robot.eef_z', window: 5, eps: 0.001 };
+    expect(() => withManifest({ align_chunks_to_lag: { when: stagnant } })).toThrow(/manifest\.json: align_chunks_to_lag\.when: "stagnant" looks back/);
+  });
+
+  it('refuses a bundle that both waits and aligns, and an align that is neither a boolean nor a condition', () => {
+    expect(() => withManifest({ wait_out_lag: true, align_chunks_to_lag: true })).toThrow(/manifest\.json: align_chunks_to_lag: both .* keep one/);
+    expect(withManifest({ wait_out_lag: true, align_chunks_to_lag: false }).waitOutLag).not.toBeNull();
+    expect(() => withManifest({ align_chunks_to_lag: 'yes' })).toThrow(/manifest\.json: align_chunks_to_lag/);
   });
 
   it('refuses a look-back operator and an unknown feature, naming the path', () => {
