@@ -45,6 +45,7 @@ export function behaviourSha(content: BundleContent): string {
     privileged: manifest.privileged,
     during_recovery: manifest.during_recovery,
     ...(manifest.wait_out_lag ? { wait_out_lag: manifest.wait_out_lag } : {}),
+    ...(manifest.align_chunks_to_lag ? { align_chunks_to_lag: manifest.align_chunks_to_lag } : {}),
   }));
 }
 

@@ -3,6 +3,7 @@
 // program it starts, or, for a critic hypothesis, one parent rule made to wait longer. Candidates
 // are tried in order of evidence: cluster size times the hypothesis' score.
 import type { RuleInput } from '../../critic/index.js';
+import type { BundleManifest } from '../../critic/bundles/bundle.js';
 import type { FeatureLayout } from '../../critic/features/layout.js';
 import type { ArtifactStore } from '../campaign/artifacts.js';
 import type { FailureCluster } from '../clustering/cluster-failures.js';
@@ -200,19 +201,39 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
   const { parent, ranked } = input;
   const h = ranked.hypothesis;
   const bundle = writeBundle(input.store, {
-    manifest: {
-      version: 1,
-      name: `${parent.manifest.name}+${base.id}`,
-      description: `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`,
-      ...privilegeOf(parent, rules, programs, input.layout),
-      rules: 'rules.json',
-      recoveries: 'recoveries.json',
-      during_recovery: parent.manifest.during_recovery,
-    },
+    manifest: candidateManifest(
+      parent.manifest,
+      base.id,
+      `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`,
+      privilegeOf(parent, rules, programs, input.layout),
+    ),
     rules: { version: 1, rules },
     recoveries: { version: 1, programs: programs as never },
   });
   return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, behaviour_sha256: behaviourSha(bundle), bundle_dir: bundle.dir!, unbuildable: null };
+}
+
+/**
+ * A candidate's manifest: the parent's settings under a new name and note. How the parent answers
+ * an actuation lag (a wait, aligned chunks) is not the change under test, so it is kept.
+ */
+export function candidateManifest(
+  parent: BundleManifest,
+  id: string,
+  description: string,
+  privilege: { privileged: boolean; privileged_reason?: string },
+): BundleManifest {
+  return {
+    version: 1,
+    name: `${parent.name}+${id}`,
+    description,
+    ...privilege,
+    rules: 'rules.json',
+    recoveries: 'recoveries.json',
+    during_recovery: parent.during_recovery,
+    ...(parent.wait_out_lag !== undefined ? { wait_out_lag: parent.wait_out_lag } : {}),
+    ...(parent.align_chunks_to_lag !== undefined ? { align_chunks_to_lag: parent.align_chunks_to_lag } : {}),
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import { loadRecoveries, loadRules } from '../../critic/index.js';
 import type { FailureCluster } from '../../evolution/clustering/cluster-failures.js';
 import type { Diagnosis, Hypothesis } from '../../evolution/diagnosis/schema.js';
 import { programFor } from '../../evolution/synthesis/programs.js';
-import { rankHypotheses } from '../../evolution/synthesis/synthesize.js';
+import { candidateManifest, rankHypotheses } from '../../evolution/synthesis/synthesize.js';
 import { fittableRule } from '../../evolution/synthesis/templates.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
@@ -95,5 +95,19 @@ describe('fittableRule', () => {
       expect(rule.guards, template).toContainEqual({ op: 'eq', feature: 'privileged.milestones_reached', value: 3 });
       expect(() => load(rule, false), template).toThrow(/privileged/);
     }
+  });
+});
+
+describe('candidateManifest', () => {
+  const parent = { version: 1 as const, name: 'default', description: 'd', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json', during_recovery: 'queue' as const };
+
+  it('keeps how the parent answers an actuation lag: the change under test is the rule or program, not that', () => {
+    const aligned = candidateManifest({ ...parent, align_chunks_to_lag: true }, 'g1-k0', 'note', { privileged: false });
+    expect(aligned).toMatchObject({ name: 'default+g1-k0', description: 'note', align_chunks_to_lag: true, during_recovery: 'queue', privileged: false });
+    const when = { op: 'ge' as const, feature: 'observed.objects_left', value: 1 };
+    expect(candidateManifest({ ...parent, wait_out_lag: { when } }, 'g1-k1', 'n', { privileged: false }).wait_out_lag).toEqual({ when });
+    const plain = candidateManifest(parent, 'g1-k2', 'n', { privileged: true, privileged_reason: 'reads x' });
+    expect('wait_out_lag' in plain || 'align_chunks_to_lag' in plain).toBe(false);
+    expect(plain.privileged_reason).toBe('reads x');
   });
 });
