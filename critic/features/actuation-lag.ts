@@ -137,18 +137,26 @@ export class ActuationLag {
     return lag === 0 ? 0 : pending + this.recent(lag - 1);
   }
 
-  /**
-   * The same as a vector: `pending` (m, sent after the last observe()) plus the lag − 1 commands
-   * before it, summed into `out`; zero on a prompt robot. Where a fresh chunk starts (chunk-alignment.ts).
-   */
+  /** inFlight() as a vector (m), summed into `out`: where a fresh chunk starts (chunk-alignment.ts). */
+  inFlightVector(out: Float64Array): Float64Array {
+    return this.recentVector(this.lagOrZero(), out);
+  }
+
+  /** inFlightAfter() as a vector: `pending` (m, sent after the last observe()) plus the lag − 1 commands before it. */
   inFlightVectorAfter(px: number, py: number, pz: number, out: Float64Array): Float64Array {
     const lag = this.lagOrZero();
+    if (lag === 0) return out.fill(0);
+    this.recentVector(lag - 1, out);
+    out[0] += px;
+    out[1] += py;
+    out[2] += pz;
+    return out;
+  }
+
+  /** Σ of the n most recent commands in the ring, as a vector into `out`. */
+  private recentVector(n: number, out: Float64Array): Float64Array {
     out[0] = out[1] = out[2] = 0;
-    if (lag === 0) return out;
-    out[0] = px;
-    out[1] = py;
-    out[2] = pz;
-    for (let j = 0; j < Math.min(lag - 1, this.count); j++) {
+    for (let j = 0; j < Math.min(n, this.count); j++) {
       const at = 3 * ((this.head + j) % MAX_LAG_STEPS);
       out[0] += this.sent[at]!;
       out[1] += this.sent[at + 1]!;

@@ -71,6 +71,10 @@ export class FrameBuilder {
   private posCount = 0;
 
   private step = 0;
+  /** The step whose state the lag estimate has seen (observe()); −1: none yet this episode. */
+  private observedStep = -1;
+  /** A command was sent (commit) that the lag estimate has not seen realized yet. */
+  private sentUnobserved = false;
   private stalledSteps = 0;
   private recoveries = 0;
   private recoverySteps = 0;
@@ -114,6 +118,8 @@ export class FrameBuilder {
     this.reversals.fill(0);
     this.ringHead = this.ringCount = this.posHead = this.posCount = 0;
     this.step = this.stalledSteps = this.recoveries = this.recoverySteps = 0;
+    this.observedStep = -1;
+    this.sentUnobserved = false;
     this.sinceRecovery = this.policySteps = 0;
   }
 
@@ -141,11 +147,29 @@ export class FrameBuilder {
   }
 
   /**
-   * Translation (m) commanded but not yet visible in the state as of the next observation: what a
-   * chunk planned then would plan again. 0 on a robot without measured lag.
+   * This step's state has arrived: the lag estimate learns how the last executed command was
+   * realized. fill() does it where nobody did; the control loop does it first, before the policy is
+   * asked, so that a chunk asked for now is waited for or placed with the lag this very observation
+   * tells (on the first steps of motion, the lag is known one observation sooner).
+   */
+  observe(state: ArrayLike<number>): void {
+    if (this.observedStep === this.step) return;
+    this.observedStep = this.step;
+    this.sentUnobserved = false;
+    if (!this.hasPrev || !this.hasExecuted) return;
+    const e = this.executed;
+    this.lag.observe(
+      e[0]! * TRANS_SCALE_M, e[1]! * TRANS_SCALE_M, e[2]! * TRANS_SCALE_M,
+      state[0]! - this.prevState[0]!, state[1]! - this.prevState[1]!, state[2]! - this.prevState[2]!,
+    );
+  }
+
+  /**
+   * Translation (m) commanded but not yet visible in the state when the next command is sent: what
+   * a chunk asked for now would plan again. 0 on a robot without measured lag.
    */
   motionInFlight(): number {
-    if (!this.hasExecuted) return 0;
+    if (!this.sentUnobserved) return this.lag.inFlight();
     const e = this.executed;
     return this.lag.inFlightAfter(Math.hypot(e[0]!, e[1]!, e[2]!) * TRANS_SCALE_M);
   }
@@ -158,7 +182,7 @@ export class FrameBuilder {
 
   /** motionInFlight() as a vector (m) into `out`: where a chunk planned now should start. */
   motionInFlightVector(out: Float64Array): Float64Array {
-    if (!this.hasExecuted) return out.fill(0);
+    if (!this.sentUnobserved) return this.lag.inFlightVector(out);
     const e = this.executed;
     return this.lag.inFlightVectorAfter(e[0]! * TRANS_SCALE_M, e[1]! * TRANS_SCALE_M, e[2]! * TRANS_SCALE_M, out);
   }
@@ -167,6 +191,7 @@ export class FrameBuilder {
   commit(executed: ArrayLike<number>): void {
     for (let i = 0; i < ACTION_DIM; i++) this.executed[i] = executed[i]!;
     this.hasExecuted = true;
+    this.sentUnobserved = true;
   }
 
   private fillCommand(v: Float64Array, a: ArrayLike<number>): void {
@@ -190,6 +215,7 @@ export class FrameBuilder {
   /** How the last executed action was realized: direction cosine, ratio, stall. */
   private fillRealization(v: Float64Array, state: ArrayLike<number>): void {
     const s = this.s;
+    this.observe(state);
     if (!this.hasPrev || !this.hasExecuted) {
       v[s.prevTransM] = v[s.realizedM] = v[s.dirCos] = v[s.ratio] = v[s.stalled] = Number.NaN;
       v[s.actuationLag] = Number.NaN;
@@ -201,7 +227,6 @@ export class FrameBuilder {
     const e = this.executed;
     let cx = e[0]! * TRANS_SCALE_M, cy = e[1]! * TRANS_SCALE_M, cz = e[2]! * TRANS_SCALE_M;
     const rx = state[0]! - this.prevState[0]!, ry = state[1]! - this.prevState[1]!, rz = state[2]! - this.prevState[2]!;
-    this.lag.observe(cx, cy, cz, rx, ry, rz);
     v[s.actuationLag] = this.lag.steps;
     v[s.motionInFlight] = this.lag.inFlight();
     v[s.motionExplained] = this.lag.explainedShare;

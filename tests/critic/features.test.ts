@@ -92,6 +92,31 @@ describe('FrameBuilder', () => {
     expect(late.fill(state(0.05, 0, 0.2), act(1, 0, 0), null, false).get('command.stalled')).toBe(1);
   });
 
+  it('observes a step before the policy is asked: the lag this observation tells, each command in flight counted once', () => {
+    // A robot whose commands land 4 steps late (lag 4): the command sent at step i shows at step i + 5.
+    const b = new FrameBuilder({ privileged: false });
+    const flight = new Float64Array(3);
+    const x = (t: number) => 0.025 * Math.max(0, t - 4); // 0.5 · 0.05 m per landed command
+    for (let t = 0; t < 5; t++) {
+      b.observe(state(x(t), 0, 0.2));
+      b.fill(state(x(t), 0, 0.2), act(0.5, 0, 0), null, false);
+      b.commit(act(0.5, 0, 0));
+    }
+    // before step 5's state is observed, the lag is unknown: a chunk asked for now would start at its first action
+    expect(b.measuredLagSteps()).toBe(0);
+    b.observe(state(x(5), 0, 0.2)); // the first command has landed
+    expect(b.measuredLagSteps()).toBe(4);
+    expect(b.motionInFlight()).toBeCloseTo(4 * 0.025, 12); // commands 1–4
+    expect(b.motionInFlightVector(flight)[0]).toBeCloseTo(4 * 0.025, 12);
+    // fill() after observe() does not observe twice
+    expect(b.fill(state(x(5), 0, 0.2), act(0.5, 0, 0), null, false).get('derived.motion_in_flight')).toBeCloseTo(4 * 0.025, 12);
+    expect(b.measuredLagSteps()).toBe(4);
+    // once sent, command 5 is in flight and command 1 is not (it lands by the next observation)
+    b.commit(act(0.7, 0, 0));
+    expect(b.motionInFlight()).toBeCloseTo(3 * 0.025 + 0.035, 12);
+    expect(b.motionInFlightVector(flight)[0]).toBeCloseTo(3 * 0.025 + 0.035, 12);
+  });
+
   it('counts gripper flips and motion reversals over the window', () => {
     const b = new FrameBuilder({ privileged: false, window: 4 });
     const gs = [-1, 1, -1, 1, 1, 1, 1, 1];

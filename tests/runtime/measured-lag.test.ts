@@ -5,6 +5,8 @@
 // Now an unmoved hand is not judged stalled before its first commands could have landed, and the
 // programs servo at the lag the critic measures (`lag_steps: "measured"`). The control is the same
 // bundle with its programs blind to the lag; the trivial policies show the recoveries do no task work.
+// The servoing is compared with chunk alignment off in both bundles: aligned chunks leave the policy
+// so few recoveries to need on these tasks that the comparison would measure nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Perturbation } from '../../sim/index.js';
 import { evaluate, type EvaluationPlan } from '../../zinfra/runtime/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
-import { defaultBundleWithPrograms } from '../support/default-bundle.js';
+import { defaultBundleWithManifest, defaultBundleWithPrograms, editManifest } from '../support/default-bundle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-measured-lag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,8 +45,9 @@ describe('a robot whose commands land four steps late', () => {
   });
 
   it('recoveries that servo at the measured lag let the policy complete more tasks than the same recoveries blind to it', async () => {
-    const measured = await evaluate(plan('default', PICK_TASKS), { workers: 1 });
-    const blind = defaultBundleWithPrograms(dir, 'default-lag-blind', (p) => delete p.lag_steps);
+    const unaligned = (m: Record<string, unknown>) => delete m.align_chunks_to_lag;
+    const measured = await evaluate(plan(defaultBundleWithManifest(dir, 'default-unaligned', unaligned), PICK_TASKS), { workers: 1 });
+    const blind = editManifest(defaultBundleWithPrograms(dir, 'default-lag-blind', (p) => delete p.lag_steps), unaligned);
     const control = await evaluate(plan(blind, PICK_TASKS), { workers: 1 });
     expect(measured.infraFailures + control.infraFailures).toBe(0);
     expect(successes(measured)).toBeGreaterThanOrEqual(successes(control) + 5);

@@ -38,3 +38,9 @@ export function defaultBundleWithPrograms(dir: string, name: string, edit: (prog
   editJson<{ programs: Array<Record<string, unknown>> }>(join(out, 'recoveries.json'), (r) => r.programs.forEach(edit));
   return out;
 }
+
+/** Edits, in place, the manifest of a bundle copy made by the functions above. */
+export function editManifest(bundleDir: string, edit: (manifest: Record<string, unknown>) => void): string {
+  editJson(join(bundleDir, 'manifest.json'), edit);
+  return bundleDir;
+}

@@ -49,6 +49,7 @@ export async function chooseAction(
   out.fromChunk = false;
   out.reentered = false;
   out.source = 'recovery';
+  critic?.observe(obs.state);
   // Waiting out a lag: the fresh chunk is asked for once the motion in flight has landed.
   if (!critic?.recovering && !(ask.chunkDue() && critic?.waitsOutLag())) {
     const next = await ask.next(obs, step, false, critic?.chunkAligner());

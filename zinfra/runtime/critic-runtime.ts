@@ -112,6 +112,14 @@ export class CriticRuntime {
     this.programStarts.clear();
   }
 
+  /**
+   * This step's observation has arrived (first thing in a step, before the policy is asked): the
+   * critic's lag estimate takes it in, so a wait or a chunk alignment decided now uses it.
+   */
+  observe(state: ArrayLike<number>): void {
+    this.builder.observe(state);
+  }
+
   /** A recovery program drives the robot: the loop does not ask the policy this step. */
   get recovering(): boolean {
     return this.executor.running;
