@@ -86,8 +86,10 @@ export class CriticRuntime {
     this.executor = new RecoveryExecutor(bundle.recoveries);
     this.envelope = new SafetyEnvelope({ workspaceMin: options.workspace.min, workspaceMax: options.workspace.max });
     this.aligner = {
+      // the bundle's condition is asked here, once per chunk asked for, on the latest frame
       asked: () => {
-        this.lagAtAsk = this.builder.measuredLagSteps();
+        const when = bundle.alignChunksToLag;
+        this.lagAtAsk = when !== null && when(this.builder.frame.values) ? this.builder.measuredLagSteps() : 0;
         this.builder.motionInFlightVector(this.inFlightAtAsk);
       },
       offset: (chunk, horizon, dim) => {
@@ -138,13 +140,13 @@ export class CriticRuntime {
   }
 
   /**
-   * Where the bundle aligns chunks to the lag (manifest `align_chunks_to_lag`, its condition true on
-   * the latest frame): what places a chunk asked for now, past the motion already in flight. Its skipped actions appear in the firings as
-   * `align_chunks_to_lag`; the actions executed stay the policy's own.
+   * Where the bundle aligns chunks to the lag (manifest `align_chunks_to_lag`): what places a chunk
+   * asked for now past the motion already in flight, where the bundle's condition holds when it is
+   * asked. Its skipped actions appear in the firings as `align_chunks_to_lag`; the actions executed
+   * stay the policy's own.
    */
   chunkAligner(): ChunkAligner | undefined {
-    const when = this.options.bundle.alignChunksToLag;
-    return when !== null && when(this.builder.frame.values) ? this.aligner : undefined;
+    return this.options.bundle.alignChunksToLag !== null ? this.aligner : undefined;
   }
 
   /**
