@@ -1,182 +1,131 @@
-// The architecture check (`npm run depcheck`): dependency-cruiser holds the direction of the layers
-// described in DESIGN.md "Layout" and forbids circles. Top to bottom:
-//   cli → experiments → bench → skills → evolution → zinfra/runtime, zinfra/recording → critic
-//   → zinfra/policy (adapters in zinfra/policy/<adapter>/) → sim (worlds) → models → zinfra/protocol
-// and the zinfra/*.ts utility files, which anything may use.
-// zinfra/ros2 (the ROS 2 node) stands beside the runtime: only cli/ imports it, and it sees of the
-// worlds only what a robot has (observed features, the task catalog).
+// The architecture check (`npm run depcheck`): the floors of the house as ONE ordered list, top to
+// bottom, from which every direction rule is generated. A module may import its own folder and any
+// floor below its own; never a floor above (an upward arrow) and never a sibling on its own floor.
+// Beside the list: adapters never import each other, adapters are reached only from the top, the
+// critic is entered through its index, and no circles. docs/DESIGN.md "Layers" draws the same list.
 // Type-only imports count: they are dependencies of the design even though tsc erases them.
 // Paths are relative to the folder depcruise runs in (the repository root).
 
-/** Utility files at the top of zinfra/ that any layer may use. */
-const UTILITIES = '^zinfra/(atomic-write|child-process|package-root|seeded-random)\\.ts$';
-/**
- * The world contracts: the World and Env ports, the worlds' errors, perturbation files and the
- * name → module table (which loads an adapter only by dynamic import). Everything else under sim/
- * belongs to a world (sim/tabletop/ and sim/point-mass/ are two).
- */
-const WORLD_CONTRACTS = '^sim/(world\\.ts|env\\.ts|errors\\.ts|worlds\\.ts|perturbation/)';
-/** A policy adapter folder: zinfra/policy/<adapter>/... (files at the top of zinfra/policy/ are the port). */
-const POLICY_ADAPTER = '^zinfra/policy/[^/]+/';
+/** Top to bottom. Folders in one inner list share a floor and do not import each other. */
+const FLOORS = [
+  ['bin'], //               the installed `zetta` launcher
+  ['cli'], //               the command: parses flags, calls everything below
+  ['experiments'], //       the main job (`zetta run`) and its stages
+  ['bench'], //             `zetta bench …`: timed workloads
+  ['console'], //           the web console: server and web app
+  ['skills'], //            loop 3: verified skills, promotion, transfer
+  ['evolution'], //         loop 2: campaigns, diagnosis, synthesis, gates
+  ['measure'], //           statistics: arms, bootstrap, Wilson, McNemar, tables
+  ['models'], //            the embedded base policy: demonstrations, training, ONNX export
+  ['zinfra/ros2', 'zinfra/queue'], // Z-Infra deployments: the ROS 2 node, the Redis job queue
+  ['zinfra/runtime'], //    Z-Infra: control loop, action pipeline, rollout pool
+  ['zinfra/recording'], //  Z-Infra: episode recordings (MCAP)
+  ['zinfra/policy'], //     Z-Infra: the Policy port and its transports, one folder per adapter
+  ['critic', 'sim'], //     the critic; the worlds (World/Env port at sim/'s top, one folder per adapter)
+  ['protocol', 'util'], //  ground floor: wire, feature schema, ndarray; small shared utilities
+];
+
+/** Folders shared by every world adapter under sim/ (math, perturbation format): not adapters. */
+const SIM_SHARED = '^sim/(math|perturbation)/';
+/** Who may reach into an adapter folder: the top of the stack, which wires a run together. */
+const ADAPTER_USERS = '^(bin|cli|experiments|bench|models)/';
 /** npm packages resolve here (they are not followed, only recorded). */
 const NPM = '^node_modules/';
+
+const folderPath = (folder) => `^${folder}/`;
+const anyOf = (folders) => `^(${folders.join('|')})/`;
+const allFolders = FLOORS.flat();
+
+/** For each floor: nothing on it imports a floor above it. */
+const noUpward = FLOORS.slice(1).flatMap((floor, index) => {
+  const above = FLOORS.slice(0, index + 1).flat();
+  return floor.map((folder) => ({
+    name: `no-upward-from-${folder.replace('/', '-')}`,
+    comment: `${folder}/ imports only its own folder and the floors below it; ${above.join(', ')} sit above it.`,
+    severity: 'error',
+    from: { path: folderPath(folder) },
+    to: { path: anyOf(above) },
+  }));
+});
+
+/** For each shared floor: its folders do not import each other. */
+const noSibling = FLOORS.filter((floor) => floor.length > 1).flatMap((floor) =>
+  floor.map((folder) => ({
+    name: `no-sibling-from-${folder.replace('/', '-')}`,
+    comment: `${folder}/ shares its floor with ${floor.filter((f) => f !== folder).join(', ')}: folders on one floor do not import each other.`,
+    severity: 'error',
+    from: { path: folderPath(folder) },
+    to: { path: anyOf(floor.filter((f) => f !== folder)) },
+  })),
+);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...noUpward,
+    ...noSibling,
+    {
+      name: 'every-module-on-a-floor',
+      comment: 'Every checked module lives in a folder of the ordered list: a new top-level folder takes its place in FLOORS before anything imports it or it imports anything.',
+      severity: 'error',
+      from: { pathNot: anyOf(allFolders) },
+      to: {},
+    },
+    {
+      name: 'every-import-lands-on-a-floor',
+      comment: 'Every import resolves into a folder of the ordered list, an npm package or a Node builtin.',
+      severity: 'error',
+      from: {},
+      to: { pathNot: [anyOf(allFolders), NPM], dependencyTypesNot: ['core'], couldNotResolve: false },
+    },
+    {
+      name: 'world-adapters-do-not-import-each-other',
+      comment: 'A world adapter sim/<world>/ imports no other adapter: worlds share only the port at the top of sim/ and sim/math/, sim/perturbation/.',
+      severity: 'error',
+      from: { path: '^sim/([^/]+)/' },
+      to: { path: '^sim/[^/]+/', pathNot: ['^sim/$1/', SIM_SHARED] },
+    },
+    {
+      name: 'policy-adapters-do-not-import-each-other',
+      comment: 'A policy adapter zinfra/policy/<adapter>/ imports no other adapter: adapters share only the port at the top of zinfra/policy/.',
+      severity: 'error',
+      from: { path: '^zinfra/policy/([^/]+)/' },
+      to: { path: '^zinfra/policy/[^/]+/', pathNot: '^zinfra/policy/$1/' },
+    },
+    {
+      name: 'world-adapters-reached-from-the-top',
+      comment: 'Only the top of the stack (bin, cli, experiments, bench, models) and the world registry (sim/worlds.ts) import a world adapter; the runtime, the loops and the ROS 2 node see worlds through the port.',
+      severity: 'error',
+      from: { pathNot: [ADAPTER_USERS, '^sim/'] },
+      to: { path: '^sim/[^/]+/', pathNot: SIM_SHARED },
+    },
+    {
+      name: 'world-adapters-reached-through-the-registry',
+      comment: 'Inside sim/, only an adapter itself and the registry (sim/worlds.ts) import an adapter folder.',
+      severity: 'error',
+      from: { path: '^sim/[^/]+\\.ts$', pathNot: '^sim/worlds\\.ts$' },
+      to: { path: '^sim/[^/]+/', pathNot: SIM_SHARED },
+    },
+    {
+      name: 'policy-adapters-reached-from-the-top',
+      comment: 'Only the top of the stack and zinfra/policy/open-policy.ts import a policy adapter; everything else holds a Policy from the port.',
+      severity: 'error',
+      from: { pathNot: [ADAPTER_USERS, '^zinfra/policy/([^/]+/|open-policy\\.ts$)'] },
+      to: { path: '^zinfra/policy/[^/]+/' },
+    },
+    {
+      name: 'critic-entered-through-its-index',
+      comment: 'Outside critic/, the critic is imported only through critic/index.ts, its public API.',
+      severity: 'error',
+      from: { pathNot: '^critic/' },
+      to: { path: '^critic/', pathNot: '^critic/index\\.ts$' },
+    },
     {
       name: 'no-circular',
       comment: 'No circular dependencies anywhere: every module depends only downward, so no chain of imports comes back to where it started.',
       severity: 'error',
       from: {},
       to: { circular: true },
-    },
-    {
-      name: 'no-import-of-cli',
-      comment: 'Nothing imports cli/: the zetta command is the top of the stack and only calls the modules below it.',
-      severity: 'error',
-      from: { pathNot: '^cli/' },
-      to: { path: '^cli/' },
-    },
-    {
-      name: 'no-upward-to-experiments',
-      comment: 'Nothing below experiments/ imports experiments/: only the CLI calls the experiments library (and experiments/ itself).',
-      severity: 'error',
-      from: { pathNot: '^(cli|experiments)/' },
-      to: { path: '^experiments/' },
-    },
-    {
-      name: 'bench-only-from-the-top',
-      comment: 'Nothing but cli/ and experiments/ imports bench/: benchmarks live in one room that only the command and its experiments enter.',
-      severity: 'error',
-      from: { pathNot: '^(cli|experiments|bench)/' },
-      to: { path: '^bench/' },
-    },
-    {
-      name: 'critic-only-critic-and-protocol',
-      comment: 'critic/ imports only critic/ and zinfra/protocol/ (plus npm packages and node builtins): the critic reads features and never imports a world (sim/) or a policy (zinfra/policy/).',
-      severity: 'error',
-      from: { path: '^critic/' },
-      to: { pathNot: ['^critic/', '^zinfra/protocol/', NPM], dependencyTypesNot: ['core'] },
-    },
-    {
-      name: 'sim-only-sim-protocol-utilities',
-      comment: 'sim/ imports only sim/, zinfra/protocol/ and the zinfra utility files (plus npm packages and node builtins): worlds plug into the runtime, they do not reach up into it.',
-      severity: 'error',
-      from: { path: '^sim/' },
-      to: { pathNot: ['^sim/', '^zinfra/protocol/', UTILITIES, NPM], dependencyTypesNot: ['core'] },
-    },
-    {
-      name: 'protocol-only-protocol',
-      comment: 'zinfra/protocol/ is the bottom floor: it imports only zinfra/protocol/ and npm packages.',
-      severity: 'error',
-      from: { path: '^zinfra/protocol/' },
-      to: { pathNot: ['^zinfra/protocol/', NPM] },
-    },
-    {
-      name: 'policy-only-policy-protocol-utilities',
-      comment: 'zinfra/policy/ imports only zinfra/policy/, zinfra/protocol/ and the zinfra utility files (plus npm packages and node builtins): policies plug into the runtime through their port.',
-      severity: 'error',
-      from: { path: '^zinfra/policy/' },
-      to: { pathNot: ['^zinfra/policy/', '^zinfra/protocol/', UTILITIES, NPM], dependencyTypesNot: ['core'] },
-    },
-    {
-      name: 'policy-adapter-not-to-other-adapter',
-      comment: 'A policy adapter folder zinfra/policy/<adapter>/ does not import another adapter folder; adapters share only the files at the top of zinfra/policy/.',
-      severity: 'error',
-      from: { path: '^zinfra/policy/([^/]+)/' },
-      to: { path: POLICY_ADAPTER, pathNot: '^zinfra/policy/$1/' },
-    },
-    {
-      name: 'runtime-recording-not-upward',
-      comment: 'zinfra/runtime/ and zinfra/recording/ do not import evolution/, skills/, experiments/, bench/ or models/: those sit above the runtime or beside it.',
-      severity: 'error',
-      from: { path: '^zinfra/(runtime|recording)/' },
-      to: { path: '^(evolution|skills|experiments|bench|models)/' },
-    },
-    {
-      name: 'runtime-recording-not-to-world-adapter',
-      comment: 'zinfra/runtime/ and zinfra/recording/ do not import a world: of sim/ they may import only the contracts (sim/world.ts, sim/env.ts, sim/errors.ts, sim/worlds.ts, sim/perturbation/).',
-      severity: 'error',
-      from: { path: '^zinfra/(runtime|recording)/' },
-      to: { path: '^sim/', pathNot: WORLD_CONTRACTS },
-    },
-    {
-      name: 'runtime-recording-not-to-policy-adapter',
-      comment: 'zinfra/runtime/ and zinfra/recording/ do not import a policy adapter folder zinfra/policy/<adapter>/: they use the files at the top of zinfra/policy/, and reach adapters only through zinfra/policy/open-policy.ts.',
-      severity: 'error',
-      from: { path: '^zinfra/(runtime|recording)/' },
-      to: { path: POLICY_ADAPTER },
-    },
-    {
-      name: 'ros2-not-upward',
-      comment: 'zinfra/ros2/ (the ROS 2 node, at the runtime\'s level) does not import evolution/, skills/, experiments/, bench/ or models/.',
-      severity: 'error',
-      from: { path: '^zinfra/ros2/' },
-      to: { path: '^(evolution|skills|experiments|bench|models)/' },
-    },
-    {
-      name: 'ros2-only-observed-world-parts',
-      comment: 'zinfra/ros2/ imports of sim/ only the contracts, the quaternion helpers, the task catalog and the tabletop\'s observed features and feature schema: a robot has no simulator, so nothing privileged or physical is reachable.',
-      severity: 'error',
-      from: { path: '^zinfra/ros2/' },
-      to: { path: '^sim/', pathNot: [WORLD_CONTRACTS, '^sim/math/quat\\.ts$', '^sim/tasks/', '^sim/tabletop/(observed-features|feature-schema)\\.ts$'] },
-    },
-    {
-      name: 'ros2-not-to-policy-adapter',
-      comment: 'zinfra/ros2/ reaches policies only through zinfra/policy/open-policy.ts and the port, never an adapter folder.',
-      severity: 'error',
-      from: { path: '^zinfra/ros2/' },
-      to: { path: POLICY_ADAPTER },
-    },
-    {
-      name: 'nothing-below-imports-ros2',
-      comment: 'Only cli/ (and zinfra/ros2/ itself) imports zinfra/ros2/: the runtime, the critic, policies and worlds do not know a robot is on ROS 2.',
-      severity: 'error',
-      from: { pathNot: ['^cli/', '^zinfra/ros2/'] },
-      to: { path: '^zinfra/ros2/' },
-    },
-    {
-      name: 'evolution-not-upward',
-      comment: 'evolution/ does not import skills/, experiments/, bench/ or models/.',
-      severity: 'error',
-      from: { path: '^evolution/' },
-      to: { path: '^(skills|experiments|bench|models)/' },
-    },
-    {
-      name: 'evolution-not-to-world-adapter',
-      comment: 'evolution/ does not import a world: of sim/ it may import only the contracts (sim/world.ts, sim/env.ts, sim/errors.ts, sim/worlds.ts, sim/perturbation/).',
-      severity: 'error',
-      from: { path: '^evolution/' },
-      to: { path: '^sim/', pathNot: WORLD_CONTRACTS },
-    },
-    {
-      name: 'queue-not-upward',
-      comment: 'zinfra/queue/ (the Redis job queue: coordinator side and worker) sits just above the runtime: it does not import evolution/, skills/, experiments/, bench/ or models/.',
-      severity: 'error',
-      from: { path: '^zinfra/queue/' },
-      to: { path: '^(evolution|skills|experiments|bench|models)/' },
-    },
-    {
-      name: 'queue-not-to-adapters',
-      comment: 'zinfra/queue/ reaches worlds and policies as the runtime does: the sim/ contracts and zinfra/policy/open-policy.ts, never a world or a policy adapter folder.',
-      severity: 'error',
-      from: { path: '^zinfra/queue/' },
-      to: { path: ['^sim/', POLICY_ADAPTER], pathNot: WORLD_CONTRACTS },
-    },
-    {
-      name: 'only-the-top-imports-queue',
-      comment: 'Only cli/, experiments/ and bench/ (and zinfra/queue/ itself) import zinfra/queue/: the layers below take an EpisodeExecutor (zinfra/runtime/evaluation.ts) and do not know a queue exists.',
-      severity: 'error',
-      from: { pathNot: ['^(cli|experiments|bench)/', '^zinfra/queue/'] },
-      to: { path: '^zinfra/queue/' },
-    },
-    {
-      name: 'skills-not-upward',
-      comment: 'skills/ does not import experiments/ or bench/.',
-      severity: 'error',
-      from: { path: '^skills/' },
-      to: { path: '^(experiments|bench)/' },
     },
     {
       name: 'no-unresolvable',
@@ -187,8 +136,8 @@ module.exports = {
     },
   ],
   options: {
-    // The checked set: the layers and the files beside them, never the tests, build output or run artifacts.
-    exclude: { path: ['^(tests|dist|runs)/', '^\\.dependency-cruiser\\.cjs$'] },
+    // The checked set: the floors, never the tests, build output, run artifacts or tool configs at the root.
+    exclude: { path: ['^(tests|dist|runs)/', '^[^/]+\\.(ts|cjs|mjs|js)$'] },
     doNotFollow: { path: NPM },
     // Keep type-only imports (`import type`, type re-exports) in the graph: they are dependencies too.
     tsPreCompilationDeps: true,
@@ -204,3 +153,5 @@ module.exports = {
     },
   },
 };
+// The list itself, for the architecture test and docs (not part of dependency-cruiser's schema).
+Object.defineProperty(module.exports, 'FLOORS', { value: FLOORS, enumerable: false });

@@ -13,10 +13,10 @@ import { QUEUE_NAME, jobIdsFor } from '../zinfra/queue/job-schema.js';
 import { openQueueCoordinator } from '../zinfra/queue/queue-coordinator.js';
 import type { QueueCostSummary } from '../zinfra/queue/queue-costs.js';
 import { parseRedisUrl } from '../zinfra/queue/redis-url.js';
-import { evaluate, planJobs, type EvaluationPlan } from '../zinfra/runtime/evaluation.js';
+import { evaluate, planJobs, type EvaluationPlan } from '../measure/evaluation.js';
 import { resolveCriticSpec } from '../zinfra/runtime/open-critic.js';
 import { RedisProcess, redisSpent } from './redis-process.js';
-import { summarize } from './stats.js';
+import { summarize } from '../measure/percentiles.js';
 import { startWorkers } from './worker-processes.js';
 
 export interface ClusterBenchOptions {

@@ -2,12 +2,12 @@
 // a recorded trajectory (frames built by the real FrameBuilder from a random walk of states,
 // actions and privileged features, with some NaN) and a set of rules that use every operator,
 // with thresholds drawn from the trajectory so that rules actually fire.
-import { FrameBuilder } from '../critic/features/builder.js';
-import { layoutFor } from '../critic/features/layout.js';
-import type { FeatureSchema } from '../zinfra/protocol/feature-schema.js';
-import { mulberry32 } from '../zinfra/seeded-random.js';
-import type { Condition, RuleFile, RuleInput } from '../critic/rules/schema.js';
-import { RuleFileSchema } from '../critic/rules/schema.js';
+import { FrameBuilder } from '../critic/index.js';
+import { layoutFor } from '../critic/index.js';
+import type { FeatureSchema } from '../protocol/feature-schema.js';
+import { mulberry32 } from '../util/seeded-random.js';
+import type { Condition, RuleFile, RuleInput } from '../critic/index.js';
+import { RuleFileSchema } from '../critic/index.js';
 
 export const BENCH_RECOVERIES = ['regrasp', 'lift_clear'];
 

@@ -4,15 +4,15 @@
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { summarize, type Summary } from './stats.js';
+import { summarize, type Summary } from '../measure/percentiles.js';
 import { makeWorkload, BENCH_LAYOUT, BENCH_RECOVERIES, type BenchWorkload } from './critic-workload.js';
-import { SafetyEnvelope } from '../critic/envelope.js';
-import { FrameBuilder } from '../critic/features/builder.js';
-import { Governor } from '../critic/governor.js';
+import { SafetyEnvelope } from '../critic/index.js';
+import { FrameBuilder } from '../critic/index.js';
+import { Governor } from '../critic/index.js';
 import { NaiveCritic } from './naive-interpreter.js';
-import { compileRules } from '../critic/rules/compile.js';
-import { RULE_FIRED, RULE_UNKNOWN } from '../critic/rules/compiled-rule.js';
-import { TemporalCritic } from '../critic/temporal-critic.js';
+import { compileRules } from '../critic/index.js';
+import { RULE_FIRED, RULE_UNKNOWN } from '../critic/index.js';
+import { TemporalCritic } from '../critic/index.js';
 
 export interface CriticBenchOptions {
   readonly rules?: number;

@@ -1,6 +1,6 @@
 // A stand-in for a VLA on a GPU: wraps any Policy so that every call takes a fixed time, whatever the
 // batch size (up to maxBatch), as a large model's forward pass does. Used by the benchmarks.
-import type { Observation } from '../zinfra/protocol/ndarray.js';
+import type { Observation } from '../protocol/ndarray.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../zinfra/policy/policy.js';
 
 export class DelayedPolicy implements Policy {

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEnv } from '../sim/index.js';
+import { createEnv } from '../sim/tabletop/index.js';
 import { world as tabletop } from '../sim/tabletop/tabletop-world.js';
 import { PolicyClient } from '../zinfra/policy/zmq/client.js';
 import { DelayedPolicy } from './delayed-policy.js';
@@ -16,7 +16,7 @@ import { OnnxPolicy } from '../zinfra/policy/onnx/onnx-policy.js';
 import { PolicyServer } from '../zinfra/policy/zmq/server.js';
 import { runEpisode, type RunEpisodeOptions } from '../zinfra/runtime/run-episode.js';
 import { benchPolicyModel } from './demo-mlp.js';
-import { summarize, type Summary } from './stats.js';
+import { summarize, type Summary } from '../measure/percentiles.js';
 
 export interface InfraBenchOptions {
   readonly latencyMs: number;

@@ -1,7 +1,7 @@
 // A LIBERO-sized policy observation: two 224×224×3 uint8 images, an 8-float state and a prompt,
 // as openpi's LIBERO client sends them. Deterministic from the seed.
-import { encodeMessage } from '../zinfra/protocol/messages.js';
-import { f32, u8, type Observation } from '../zinfra/protocol/ndarray.js';
+import { encodeMessage } from '../protocol/messages.js';
+import { f32, u8, type Observation } from '../protocol/ndarray.js';
 
 export function liberoObservation(seed = 1): Observation {
   const image = new Uint8Array(224 * 224 * 3);

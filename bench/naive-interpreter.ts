@@ -4,7 +4,7 @@
 // condition node, return a fresh list of what fired. Same semantics as the compiled critic (Kleene
 // NaN handling, dwell, cooldown, guard reset), which a test checks step by step. It is not
 // deliberately slow; it is what the compiler is measured against. Not for production use.
-import type { Condition, RuleFile, RuleSpec } from '../critic/rules/schema.js';
+import type { Condition, RuleFile, RuleSpec } from '../critic/index.js';
 
 type Features = Readonly<Record<string, number>>;
 interface Verdict {

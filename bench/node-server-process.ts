@@ -2,8 +2,8 @@
 // loop), and reads the endpoints it prints once ready. The benchmarks use it so the server's
 // garbage collection and scheduling never sit inside the client's measurements or vice versa.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { awaitReadyLine, stopChild } from '../zinfra/child-process.js';
-import { packagePath } from '../zinfra/package-root.js';
+import { awaitReadyLine, stopChild } from '../util/child-process.js';
+import { packagePath } from '../util/package-root.js';
 
 export interface NodeServerProcess {
   readonly endpoint: string;

@@ -7,8 +7,8 @@
 // code alone: decoding, validation, scheduling, encoding.
 import { Router } from 'zeromq';
 import { OnnxPolicy } from '../zinfra/policy/onnx/onnx-policy.js';
-import { encodeMessage } from '../zinfra/protocol/messages.js';
-import { f32 } from '../zinfra/protocol/ndarray.js';
+import { encodeMessage } from '../protocol/messages.js';
+import { f32 } from '../protocol/ndarray.js';
 import { liberoObservation } from './libero-observation.js';
 
 /** A reply the size of a real (10, 7) result. */

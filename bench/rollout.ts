@@ -8,7 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DelayedPolicy } from './delayed-policy.js';
 import { OnnxPolicy } from '../zinfra/policy/onnx/onnx-policy.js';
-import { evaluate, type EvaluationPlan } from '../zinfra/runtime/evaluation.js';
+import { evaluate, type EvaluationPlan } from '../measure/evaluation.js';
 import { benchPolicyModel } from './demo-mlp.js';
 import { benchSim } from './sim.js';
 

@@ -1,6 +1,6 @@
 // The simulator benchmark: control steps per second on a pick-and-place scene, driven by the
 // scripted expert so the physics sees real grasps and contacts. Only env.step is timed.
-import { ScriptedExpert } from '../sim/expert/expert.js';
+import { ScriptedExpert } from '../sim/tabletop/expert/expert.js';
 import { TabletopEnv } from '../sim/tabletop/env.js';
 import { SUBSTEPS } from '../sim/tabletop/episode.js';
 

@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stopChild } from '../zinfra/child-process.js';
+import { stopChild } from '../util/child-process.js';
 import { startPythonPolicyServer } from '../zinfra/policy/python-shim/python-server-process.js';
 import { startNodePolicyServer, type NodeServerProcess } from './node-server-process.js';
 import { writeDemoMlp } from './demo-mlp.js';
 import { encodeBenchRequest, liberoObservation } from './libero-observation.js';
 import { countProcess, perRound, type Counts } from './process-counters.js';
-import { summarize, type Summary } from './stats.js';
+import { summarize, type Summary } from '../measure/percentiles.js';
 import type { ClientSpec, FromClient, ToClient } from './transport-client.js';
 
 export interface TransportBenchOptions {

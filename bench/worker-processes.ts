@@ -1,6 +1,6 @@
 // `zetta worker` processes for the cluster benchmark: started, ready (taking jobs), stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { packagePath } from '../zinfra/package-root.js';
+import { packagePath } from '../util/package-root.js';
 
 export interface WorkerProcesses {
   stop(): Promise<void>;

@@ -2,7 +2,7 @@
 // there or answers what the wire does not allow, a file that cannot be read, a bundle the world
 // cannot feed) is one line and exit code 2; anything else is a fault of ours, exit code 1. Stack
 // traces only with --verbose.
-import { CriticLoadError } from '../critic/errors.js';
+import { CriticLoadError } from '../critic/index.js';
 import { isRemoteEnvFailure } from '../sim/remote/index.js';
 import { SkillInputError } from '../skills/errors.js';
 import { PolicySpecError, PolicyUnavailable } from '../zinfra/policy/errors.js';

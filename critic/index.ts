@@ -20,3 +20,9 @@ export { RecoveryLibrary, compileRecoveries, loadRecoveries, loadRecoveriesFile,
 export { RECOVERY_ABORT, RECOVERY_ACTING, RECOVERY_REENTER, RecoveryExecutor, type RecoveryOutcome, type RecoveryTick } from './recovery/executor.js';
 export { ToolRegistry, parseParams, type BoundTool, type Tool, type ToolDef, type ToolPrepareContext } from './recovery/tool.js';
 export { defaultTools } from './recovery/tools.js';
+export { BUILTIN_BUNDLES, BundleManifestSchema, MANIFEST_FILE, bundleHash, loadBundle, resolveBundlePath, type BundleLoadOptions, type BundleManifest, type CriticBundle } from './bundles/bundle.js';
+export type { ChunkAligner } from './features/chunk-alignment.js';
+export {
+  ALIGN_CHUNKS_TO_LAG, CriticRuntime, STEP_ABORT, STEP_HOLD, STEP_POLICY, STEP_RECOVERY, STEP_REENTER, WAIT_OUT_LAG,
+  type CriticRuntimeOptions, type StepCode,
+} from './critic-runtime.js';

@@ -6,4 +6,4 @@ export { SeedOverlapError, SeedSyntaxError, assertDisjoint, parseSeedList } from
 export type { EpisodeResult, RolloutRunner } from './campaign/rollouts.js';
 export { builtinDiagnoser, llmDiagnoser, type Diagnoser } from './diagnosis/diagnoser.js';
 export { LlmConfigError, LlmDiagnosisError, llmSettingsFromEnv } from './diagnosis/llm.js';
-export { mcnemarOneSided } from './gates/mcnemar.js';
+export { mcnemarOneSided } from '../measure/mcnemar.js';

@@ -7,7 +7,7 @@
 // The recording pairs each step's state with the env features *after* that step; the critic reads
 // them *before* it. Step t is therefore replayed with the features recorded at step t − 1.
 import { FrameBuilder, RULE_FIRED, TemporalCritic, type RuleSet } from '../critic/index.js';
-import type { FeatureValues } from '../zinfra/protocol/feature-schema.js';
+import type { FeatureValues } from '../protocol/feature-schema.js';
 import type { EpisodeRecord } from '../zinfra/recording/episode-record.js';
 
 export interface RuleTrace {

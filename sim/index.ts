@@ -1,24 +1,10 @@
-// The public face of sim/: the Env contract, the embedded tabletop suite, its tasks, perturbations
-// and the scripted expert. Other modules import from here.
+// The public face of sim/: the World and Env ports, the world registry, the perturbation format and
+// the worlds' errors. A layer above the worlds imports from here; a world adapter (tabletop/,
+// point-mass/, remote/) is reached by name through the registry, never imported directly.
 export * from './env.js';
+export type { ActionLayout, PolicyEncoder, World, WorldTask } from './world.js';
+export { BUILTIN_WORLDS, DEFAULT_WORLD, loadWorld, resolveWorld, type WorldRef } from './worlds.js';
 export { MjcfError, PerturbationError, SimInputError, SimPhysicsError, SimUnavailable } from './errors.js';
-export { TabletopEnv } from './tabletop/env.js';
-export { CONTROL_HZ, SUBSTEPS } from './tabletop/episode.js';
-export { FEATURE_NAMES, type FeatureName } from './tabletop/features.js';
-export { POSITION_SCALE, ROTATION_SCALE, EEF_BOX } from './tabletop/action.js';
-export { TASKS, getTask, listTasks } from './tasks/catalog.js';
-export { SUITE_MAX_STEPS, type Predicate, type Stage, type SuiteName, type TaskDef } from './tasks/types.js';
-export { describePredicate } from './tasks/predicates.js';
-export { milestoneNames } from './tasks/milestones.js';
 export { NOMINAL, PerturbationSchema, type Perturbation } from './perturbation/schema.js';
 export { loadPerturbation, parsePerturbation } from './perturbation/load.js';
 export { builtinPerturbationNames, resolvePerturbation } from './perturbation/builtin.js';
-export { ScriptedExpert } from './expert/expert.js';
-export { evaluateExpert, runExpertEpisode, type ExpertEpisode, type ExpertSummary } from './expert/run.js';
-
-import { TabletopEnv } from './tabletop/env.js';
-
-/** The embedded simulator, ready for reset({ task, seed, perturbation }). */
-export function createEnv(): Promise<TabletopEnv> {
-  return TabletopEnv.create();
-}

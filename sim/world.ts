@@ -2,8 +2,8 @@
 // behind it. The embedded tabletop is one adapter (sim/tabletop/world.ts), the 2-D point mass
 // another (sim/point-mass/world.ts); a remote env or a ROS 2 robot plugs in the same way. A world
 // module exports `world`, so a worker thread can load it by module path (see worlds.ts).
-import type { FeatureSchema } from '../zinfra/protocol/feature-schema.js';
-import type { Observation as PolicyObservation } from '../zinfra/protocol/ndarray.js';
+import type { FeatureSchema, FeatureValues } from '../protocol/feature-schema.js';
+import type { Observation as PolicyObservation } from '../protocol/ndarray.js';
 import type { Env, Observation } from './env.js';
 import type { Perturbation } from './perturbation/schema.js';
 
@@ -27,6 +27,25 @@ export interface WorldTask {
 /** Turns the world's observation into the named arrays a policy receives. Reuses its buffers. */
 export interface PolicyEncoder {
   encode(obs: Observation, task: string): PolicyObservation;
+}
+
+/**
+ * What a robot's perception gives the critic in this world's terms: the observed features, computed
+ * from the perceived object poses and the task's goal exactly as the simulator computes them.
+ */
+export interface PerceivedFeatures {
+  /** Episode start: which objects the perceived poses are, so the goal's objects are found. */
+  begin(taskId: string, objectNames: readonly string[]): void;
+  /** This step's features from this step's observation; null before any object pose arrived. */
+  update(obs: Observation, objectsSeen: boolean): FeatureValues | null;
+}
+
+/** A world whose tasks a real robot can run (the ROS 2 node) says what its perception must report. */
+export interface RobotPerception {
+  /** The objects a task's goal names, which the robot's perception must report. */
+  goalObjects(taskId: string): readonly string[];
+  /** A fresh feature writer for one node. */
+  features(): PerceivedFeatures;
 }
 
 export interface World {
@@ -55,4 +74,6 @@ export interface World {
   /** The perturbation a name (a shipped one) or a file path stands for. */
   resolvePerturbation(spec: string): Perturbation;
   readonly perturbationNames: readonly string[];
+  /** Present where the world's tasks can run on a robot (the ROS 2 node needs it). */
+  readonly perception?: RobotPerception;
 }

@@ -4,7 +4,7 @@
 // after the episodes, skillFirings() says which loaded skills fired and how often.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutFor } from '../critic/features/layout.js';
+import { layoutFor } from '../critic/index.js';
 import { ArtifactStore } from '../evolution/campaign/artifacts.js';
 import { readBundle, writeBundle } from '../evolution/synthesis/bundle-files.js';
 import type { World } from '../sim/world.js';

@@ -14,7 +14,7 @@
 //   4. The loaded skills' changes are applied to the base in rank order: replacements in place,
 //      removals, then additions after the base's entries.
 // Pure: the caller reads the skills and the base, and writes what comes out.
-import type { BundleManifest } from '../critic/bundles/bundle.js';
+import type { BundleManifest } from '../critic/index.js';
 import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
 import type { BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { applicability, type ApplicabilityTarget } from './applicability.js';

@@ -4,7 +4,7 @@
 // files. Nothing here writes: the store decides what becomes of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutFor, type FeatureLayout } from '../critic/features/layout.js';
+import { layoutFor, type FeatureLayout } from '../critic/index.js';
 import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
 import { ArtifactHashError, ArtifactStore, sha256 } from '../evolution/campaign/artifacts.js';
 import { manifestSha, type Manifest } from '../evolution/campaign/manifest.js';

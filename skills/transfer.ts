@@ -3,12 +3,12 @@
 // and under the base composed with those skills — and each target reports both figures, the change
 // in the both arm with Wilson intervals and an exact one-sided McNemar p-value over the paired
 // seeds, and whether the skills lifted the critic-alone arm past its cap.
-import { discordantPairs, mcnemarOneSided } from '../evolution/gates/mcnemar.js';
+import { discordantPairs, mcnemarOneSided } from '../measure/mcnemar.js';
 import type { World } from '../sim/world.js';
-import { attribute } from '../zinfra/runtime/attribution.js';
-import { runGovernanceArms, seedOutcomes, type ArmRun, type ArmsOptions, type ArmsPlan, type GovernanceArms } from '../zinfra/runtime/governance-arms.js';
+import { attribute } from '../measure/attribution.js';
+import { runGovernanceArms, seedOutcomes, type ArmRun, type ArmsOptions, type ArmsPlan, type GovernanceArms } from '../measure/governance-arms.js';
 import type { EpisodeOutcome } from '../zinfra/runtime/run-episode.js';
-import { wilson, type Rate } from '../zinfra/runtime/success-rate.js';
+import { wilson, type Rate } from '../measure/success-rate.js';
 import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from './active-skills.js';
 import { SkillInputError } from './errors.js';
 import { SkillStore } from './store/skill-store.js';

@@ -1,6 +1,6 @@
 // `zetta bench cluster`: see bench/cluster.ts.
 import { benchCluster, type ClusterBenchResult } from '../../bench/cluster.js';
-import { listTasks } from '../../sim/index.js';
+import { listTasks } from '../../sim/tabletop/index.js';
 import { printJsonLine, type Command } from '../command.js';
 import { int } from '../flags/flag.js';
 import { flagHelp, printHelp } from '../flags/help.js';

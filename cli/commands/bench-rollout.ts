@@ -1,5 +1,5 @@
 // `zetta bench rollout`: see bench/rollout.ts.
-import { listTasks } from '../../sim/index.js';
+import { listTasks } from '../../sim/tabletop/index.js';
 import { benchRollout, defaultEnvsPerWorker, type RolloutBenchResult } from '../../bench/rollout.js';
 import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';

@@ -2,7 +2,7 @@
 // create`, the access tokens it accepts. The server is another client of the skill store: every
 // approval is the store's own transaction, audited with the token's name as the actor.
 import { resolve } from 'node:path';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
@@ -35,7 +35,7 @@ export const consoleCommand: Command = {
     if (argv[0] === 'token') return createTokenCommand(argv.slice(1));
     const f = readFlags(argv, SERVE_FLAGS);
     if (f === 'help') return printHelp(HELP);
-    const { createConsoleServer } = await import('../../skills/console/server/index.js');
+    const { createConsoleServer } = await import('../../console/server/index.js');
     const app = await createConsoleServer({ db: resolve(f.db), runs: resolve(f.runs), webRoot: packagePath('dist', 'console-web'), host: f.host });
     const address = await app.listen({ host: f.host, port: f.port });
     process.stderr.write(`console at ${address} (skills from ${resolve(f.db)}, runs from ${resolve(f.runs)}); log in with a token from zetta console token create\n`);
@@ -53,7 +53,7 @@ async function createTokenCommand(argv: readonly string[]): Promise<number> {
   if (what !== 'create') throw new UsageError(`zetta console token ${what ?? ''}: the only subcommand is create`);
   const f = readFlags(rest, TOKEN_FLAGS);
   if (f === 'help') return printHelp(HELP);
-  const { createToken, isConsoleRole } = await import('../../skills/console/server/index.js');
+  const { createToken, isConsoleRole } = await import('../../console/server/index.js');
   if (!isConsoleRole(f.role)) throw new UsageError(`--role ${f.role}: must be viewer or approver`);
   const token = createToken(resolve(f.db), f.name, f.role);
   if (f.json) printJsonLine({ name: f.name, role: f.role, token });

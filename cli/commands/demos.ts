@@ -1,7 +1,7 @@
 // `zetta demos`: record scripted-expert demonstrations for the embedded base policy. Thin: flags
 // in, models/demos does the work.
 import { HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, type DemoSummary } from '../../models/demos/index.js';
-import { SimInputError } from '../../sim/index.js';
+import { SimInputError } from '../../sim/tabletop/index.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { initialStates, keepFailed, noise } from '../flags/demos.js';
 import { flagHelp, printHelp } from '../flags/help.js';

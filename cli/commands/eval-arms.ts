@@ -2,12 +2,12 @@
 // the best trivial policy per task, both), synergy with paired bootstrap intervals, and who drove
 // the robot in each arm. Progress goes to stderr, one line per arm.
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
-import type { Attribution } from '../../zinfra/runtime/attribution.js';
-import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
-import { formatArms } from '../../zinfra/runtime/arms-table.js';
-import { runGovernanceArms, type ArmReport, type ArmRun, type ArmsPlan, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
-import type { Estimate } from '../../zinfra/runtime/paired-bootstrap.js';
+import { writeJsonAtomic } from '../../util/atomic-write.js';
+import type { Attribution } from '../../measure/attribution.js';
+import type { EpisodeExecutor } from '../../measure/evaluation.js';
+import { formatArms } from '../../measure/arms-table.js';
+import { runGovernanceArms, type ArmReport, type ArmRun, type ArmsPlan, type GovernanceArms } from '../../measure/governance-arms.js';
+import type { Estimate } from '../../measure/paired-bootstrap.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import type { ActiveSkills, SkillFiring } from '../../skills/index.js';
 import { printJsonLine } from '../command.js';

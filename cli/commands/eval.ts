@@ -3,9 +3,9 @@
 import { join, resolve } from 'node:path';
 import type { World } from '../../sim/world.js';
 import { loadWorld } from '../../sim/worlds.js';
-import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
+import { writeJsonAtomic } from '../../util/atomic-write.js';
 import { checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
-import { evaluate, infraFailureReasons, type EvaluationPlan, type EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { evaluate, infraFailureReasons, type EvaluationPlan, type EvaluationResult } from '../../measure/evaluation.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
@@ -17,7 +17,7 @@ import { skillsForRun, type SkillsForRun } from '../active-skills.js';
 import { arms, envsPerWorker, episodes, executeSteps, json, noRecord, out, seed, suite, tasks, workers } from '../flags/table.js';
 import { progress } from '../progress.js';
 import { openQueueFlag, queue, recordings, withQueueErrors } from '../flags/queue.js';
-import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
+import type { EpisodeExecutor } from '../../measure/evaluation.js';
 import { runArmsCommand } from './eval-arms.js';
 
 const FLAGS = {

@@ -21,7 +21,7 @@ const FLAGS = {
 const HELP = `usage: zetta serve-policy --onnx FILE [--bind ENDPOINT] [--openpi-ws HOST:PORT]
                           [--max-batch N] [--max-wait-ms MS] [--max-message-bytes N] [--json]
 
-Serves an ONNX policy with the Zetta protocol (ZeroMQ ROUTER; see zinfra/protocol/PROTOCOL.md).
+Serves an ONNX policy with the Zetta protocol (ZeroMQ ROUTER; see protocol/PROTOCOL.md).
 Each ONNX input is fed the observation key of the same name; the output \`actions\` is (batch, H, D).
 Requests that queue while the model runs are served together as one batch.
 

@@ -1,7 +1,7 @@
 // `zetta sim …`: the embedded simulator from the command line (tasks, reset digests, the scripted
 // expert) and `zetta bench sim`. Thin: flags in, sim/ does the work.
 import { benchSim, DEFAULT_BENCH_TASK } from '../../bench/sim.js';
-import { describePredicate, evaluateExpert, listTasks, milestoneNames, PerturbationError, SimInputError, SUITE_MAX_STEPS, TabletopEnv } from '../../sim/index.js';
+import { describePredicate, evaluateExpert, listTasks, milestoneNames, PerturbationError, SimInputError, SUITE_MAX_STEPS, TabletopEnv } from '../../sim/tabletop/index.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';

@@ -1,6 +1,6 @@
 // Flags that name something in a world: the world itself, a task, a perturbation. Their values are
 // checked here, so a typo is a usage error before anything runs.
-import { builtinPerturbationNames, getTask, resolvePerturbation, type Perturbation } from '../../sim/index.js';
+import { builtinPerturbationNames, getTask, resolvePerturbation, type Perturbation } from '../../sim/tabletop/index.js';
 import { BUILTIN_WORLDS, DEFAULT_WORLD, resolveWorld, type WorldRef } from '../../sim/worlds.js';
 import { isRemoteEnvSpec } from '../../sim/remote/index.js';
 import type { World } from '../../sim/world.js';

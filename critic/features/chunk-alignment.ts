@@ -44,3 +44,11 @@ export function alignmentOffset(
 function clip(v: number): number {
   return Number.isFinite(v) ? Math.max(-1, Math.min(1, v)) : 0;
 }
+
+/** What the action pipeline asks of the critic about a chunk and the actuation lag. */
+export interface ChunkAligner {
+  /** A chunk is asked for now, planned from this observation: note the motion in flight. */
+  asked(): void;
+  /** That chunk arrived: how many of its first actions the noted motion covers. */
+  offset(chunk: Float32Array, horizon: number, dim: number): number;
+}

@@ -1,8 +1,8 @@
 // A frame layout: the critic's own features first (the same slots in every world), then the
 // features the world's schema declares, in its order. Fixed when a bundle loads: every name a rule,
 // a guard or a recovery program reads is resolved to a slot here, once.
-import type { FeatureSchema } from '../../zinfra/protocol/feature-schema.js';
-import { featureKey } from '../../zinfra/protocol/feature-schema.js';
+import type { FeatureSchema } from '../../protocol/feature-schema.js';
+import { featureKey } from '../../protocol/feature-schema.js';
 import { CRITIC_FEATURES, type FeatureSpec } from './registry.js';
 
 /** A world feature's place in the frame, and where the world's frames carry it. */

@@ -4,7 +4,7 @@
 // rejected when it is loaded, never at step N of a run.
 //
 // Deliberately absent: the task's success flag. Success is what we measure; no rule may read it.
-import type { FeatureKind, FeatureProvenance } from '../../zinfra/protocol/feature-schema.js';
+import type { FeatureKind, FeatureProvenance } from '../../protocol/feature-schema.js';
 
 export type { FeatureKind };
 

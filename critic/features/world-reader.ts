@@ -5,7 +5,7 @@
 // Two input shapes, because worlds differ: a names/values frame (the embedded suite's `features()`,
 // a remote env's message) or a plain record `{ "observed.object_x": 0.4, … }`. Names are resolved
 // once per names array (compared by identity, so a world that reuses its array costs nothing).
-import type { FeatureValues } from '../../zinfra/protocol/feature-schema.js';
+import type { FeatureValues } from '../../protocol/feature-schema.js';
 import type { FeatureLayout } from './layout.js';
 
 export type FeatureRecord = Readonly<Record<string, number | boolean>>;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { writeFileAtomic } from '../../zinfra/atomic-write.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 
 /** JSON with object keys sorted at every level; typed arrays become arrays, NaN and ±Infinity null. */
 export function canonicalJson(value: unknown): string {

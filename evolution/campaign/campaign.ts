@@ -2,11 +2,11 @@
 // the last promoted bundle, or the base), then the report. Every step goes through the on-disk state
 // machine, so calling runCampaign again on the same root after a kill resumes it, and calling it on a
 // finished root just returns its summary.
-import { layoutFor, type FeatureLayout } from '../../critic/features/layout.js';
+import { layoutFor, type FeatureLayout } from '../../critic/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import type { World } from '../../sim/world.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';
-import { mcnemarOneSided } from '../gates/mcnemar.js';
+import { mcnemarOneSided } from '../../measure/mcnemar.js';
 import { countPairs, pairEpisodes, type PairCounts } from '../gates/paired.js';
 import { buildReport, type CampaignReport } from '../report/report.js';
 import { renderReportHtml } from '../report/html.js';

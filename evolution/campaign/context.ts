@@ -2,7 +2,7 @@
 // and preregistration, the rollout runner and the diagnoser, and the rollouts themselves (one
 // artifact per bundle and seed set, so a bundle's held-out episodes run once however often they are
 // compared).
-import type { FeatureLayout } from '../../critic/features/layout.js';
+import type { FeatureLayout } from '../../critic/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import type { World } from '../../sim/world.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';

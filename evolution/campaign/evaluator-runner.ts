@@ -1,6 +1,6 @@
 // The rollout runner campaigns use: zinfra's evaluator (in this thread, or worker threads with a
 // batching policy server), with the candidate's bundle as the runtime critic.
-import { evaluate, type EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
+import { evaluate, type EpisodeExecutor } from '../../measure/evaluation.js';
 import type { WorldRef } from '../../sim/worlds.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import type { RolloutRunner } from './rollouts.js';

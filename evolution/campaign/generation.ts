@@ -2,7 +2,7 @@
 // then candidates one at a time (synthesis → shadow replay → gates) until one is promoted, the
 // held-out test has been spent, or the candidates run out. At most one candidate per generation
 // takes the held-out test, so the held-out seeds are not worn down by many comparisons.
-import { loadBundle } from '../../critic/bundles/bundle.js';
+import { loadBundle } from '../../critic/index.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
 import { clusterFailures, type FailureCluster } from '../clustering/cluster-failures.js';

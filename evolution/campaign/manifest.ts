@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { FeatureLayout } from '../../critic/features/layout.js';
-import { PACKAGE_ROOT, packagePath } from '../../zinfra/package-root.js';
+import type { FeatureLayout } from '../../critic/index.js';
+import { PACKAGE_ROOT, packagePath } from '../../util/package-root.js';
 import { canonicalJson, sha256 } from './artifacts.js';
 import { assertDisjoint, devSeedsFor } from './seeds.js';
 

@@ -6,7 +6,7 @@
 // simply recomputed, which gives the same bytes because every step is deterministic.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../../zinfra/atomic-write.js';
+import { writeJsonAtomic } from '../../util/atomic-write.js';
 import type { ArtifactStore, StoredArtifact } from './artifacts.js';
 
 export const PHASES = [

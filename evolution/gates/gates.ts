@@ -4,7 +4,7 @@
 // pairs at α, a gain of at least min_gain, no extra safety events). Each returns its numbers whether
 // it passes or not: a rejection is evidence too.
 import type { GateSettings } from '../campaign/manifest.js';
-import { mcnemarOneSided } from './mcnemar.js';
+import { mcnemarOneSided } from '../../measure/mcnemar.js';
 import { countPairs, type PairCounts, type Pairing } from './paired.js';
 
 export interface GateResult {

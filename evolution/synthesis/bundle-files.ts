@@ -2,8 +2,8 @@
 // naming a rule file and a recovery file). Each bundle lives in bundles/<first 12 of its sha256>/,
 // written as canonical JSON, so the directory name, the files and the hash agree and a rewrite after
 // a crash produces the same bytes. Parents are read with the critic's own loader.
-import { loadBundle, type BundleManifest } from '../../critic/bundles/bundle.js';
-import type { FeatureLayout } from '../../critic/features/layout.js';
+import { loadBundle, type BundleManifest } from '../../critic/index.js';
+import type { FeatureLayout } from '../../critic/index.js';
 import type { RecoveryFile, RecoveryFileInput, RuleFile, RuleFileInput } from '../../critic/index.js';
 import { canonicalJson, sha256, type ArtifactStore } from '../campaign/artifacts.js';
 

@@ -5,7 +5,7 @@
 // step without replaying again. The fit picks the threshold and dwell that fire in time on most of
 // the cluster's failures while firing on as few successes as possible.
 import { loadRules, type RuleSet } from '../../critic/index.js';
-import type { FeatureLayout } from '../../critic/features/layout.js';
+import type { FeatureLayout } from '../../critic/index.js';
 import { replayRules, type ReplayEpisode } from '../shadow-replay.js';
 import type { FittableRule } from './templates.js';
 

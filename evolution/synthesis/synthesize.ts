@@ -3,8 +3,8 @@
 // program it starts, or, for a critic hypothesis, one parent rule made to wait longer. Candidates
 // are tried in order of evidence: cluster size times the hypothesis' score.
 import type { RuleInput } from '../../critic/index.js';
-import type { BundleManifest } from '../../critic/bundles/bundle.js';
-import type { FeatureLayout } from '../../critic/features/layout.js';
+import type { BundleManifest } from '../../critic/index.js';
+import type { FeatureLayout } from '../../critic/index.js';
 import type { ArtifactStore } from '../campaign/artifacts.js';
 import type { FailureCluster } from '../clustering/cluster-failures.js';
 import type { ClusterEvidence } from '../diagnosis/evidence.js';

@@ -2,8 +2,8 @@
 // nominal scenes and under the LIBERO-Pro-style perturbations, on the rollout runtime — alone (the
 // "before" of the report), then governed by the default runtime critic.
 import { join } from 'node:path';
-import { listTasks, resolvePerturbation } from '../../sim/index.js';
-import { evaluate, infraFailureReasons, type EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
+import { listTasks, resolvePerturbation } from '../../sim/tabletop/index.js';
+import { evaluate, infraFailureReasons, type EpisodeExecutor } from '../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
 export const BASELINE_CONDITIONS = ['nominal', 'position-shift', 'object-change', 'disturbance', 'sensor-noise-delay'] as const;

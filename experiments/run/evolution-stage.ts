@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { CampaignReport } from '../../evolution/report/report.js';
 import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
-import { getTask, resolvePerturbation } from '../../sim/index.js';
+import { getTask, resolvePerturbation } from '../../sim/tabletop/index.js';
 import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
-import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
+import type { EpisodeExecutor } from '../../measure/evaluation.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 
 export interface EvolutionStageResult {

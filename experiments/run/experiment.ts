@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
-import type { EpisodeExecutor } from '../../zinfra/runtime/evaluation.js';
-import type { ArmRun } from '../../zinfra/runtime/governance-arms.js';
+import type { EpisodeExecutor } from '../../measure/evaluation.js';
+import type { ArmRun } from '../../measure/governance-arms.js';
 import { PERTURBED_CONDITIONS, runBaselineStage } from './baseline-stage.js';
 import { runEvolutionStage } from './evolution-stage.js';
 import { runExpertStage } from './expert-stage.js';

@@ -1,7 +1,7 @@
 // Stage of the run experiment (`zetta run`): the scripted expert on every task, the upper bound the
 // report compares to.
-import { createEnv, evaluateExpert, listTasks, type TabletopEnv } from '../../sim/index.js';
-import { wilson } from '../../zinfra/runtime/success-rate.js';
+import { createEnv, evaluateExpert, listTasks, type TabletopEnv } from '../../sim/tabletop/index.js';
+import { wilson } from '../../measure/success-rate.js';
 
 export interface ExpertStageResult {
   episodes_per_task: number;

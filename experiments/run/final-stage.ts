@@ -3,7 +3,7 @@
 // holds, and zero-shot transfer is read off the pair: on each task that a skill loaded for but no
 // campaign ran on (in this run, or the one that promoted the skill), the both arm before (default
 // critic) and after (with the skills), per seed.
-import { discordantPairs, mcnemarOneSided } from '../../evolution/gates/mcnemar.js';
+import { discordantPairs, mcnemarOneSided } from '../../measure/mcnemar.js';
 import { SkillStore } from '../../skills/index.js';
 import { runGovernanceStage, type GovernanceOptions, type GovernanceStageResult } from './governance-stage.js';
 

@@ -4,9 +4,9 @@
 // critic that does the task for a policy that does nothing shows up here as a strong critic-alone
 // arm and no synergy.
 import { join } from 'node:path';
-import { listTasks, resolvePerturbation } from '../../sim/index.js';
-import { runGovernanceArms, seedOutcomes, type ArmReport, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
-import type { SeedOutcomes } from '../../zinfra/runtime/paired-bootstrap.js';
+import { listTasks, resolvePerturbation } from '../../sim/tabletop/index.js';
+import { runGovernanceArms, seedOutcomes, type ArmReport, type ArmRun, type GovernanceArms } from '../../measure/governance-arms.js';
+import type { SeedOutcomes } from '../../measure/paired-bootstrap.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from '../../skills/index.js';

@@ -1,7 +1,7 @@
 // The governance stage in words: a synergy in signed points, one line per perturbation (the
 // terminal and the stdout table of `zetta run`), and the report's Markdown section.
-import { formatArmsTable } from '../../zinfra/runtime/arms-table.js';
-import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { formatArmsTable } from '../../measure/arms-table.js';
+import type { GovernanceArms } from '../../measure/governance-arms.js';
 import { formatSkillFirings, formatSkillsLoaded } from '../../skills/index.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 

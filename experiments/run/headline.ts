@@ -1,7 +1,7 @@
 // The figures a run is judged by, in one flat object (the last line of `zetta run --json`): every
 // macro is a mean over the perturbed conditions of the mean over tasks, at the same seeds.
-import type { Attribution } from '../../zinfra/runtime/attribution.js';
-import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import type { Attribution } from '../../measure/attribution.js';
+import type { GovernanceArms } from '../../measure/governance-arms.js';
 import type { RunReport } from './run-report.js';
 
 export interface RunHeadline {

@@ -2,7 +2,7 @@
 // drawn from report.json — the headline, success per task before and after with intervals, the
 // three arms and synergy, each campaign's learning curve, interventions by rule, transfer, timings.
 import { barChart, escapeXml as esc, type BarGroup } from '../../evolution/report/svg.js';
-import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import type { GovernanceArms } from '../../measure/governance-arms.js';
 import type { CampaignRun } from './evolution-stage.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import type { RunHeadline } from './headline.js';

@@ -1,7 +1,7 @@
 // The report of a run (`zetta run`) for people: its Markdown and HTML renderings, and writing
 // report.json, report.md and report.html.
 import { join } from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from '../../zinfra/atomic-write.js';
+import { writeFileAtomic, writeJsonAtomic } from '../../util/atomic-write.js';
 import type { BaselineStageResult } from './baseline-stage.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';

@@ -4,12 +4,12 @@
 import { join } from 'node:path';
 import { writeDemoMlp } from '../../bench/demo-mlp.js';
 import { liberoObservation } from '../../bench/libero-observation.js';
-import { summarize } from '../../bench/stats.js';
+import { summarize } from '../../measure/percentiles.js';
 import { PolicyClient } from '../../zinfra/policy/zmq/client.js';
 import { OnnxPolicy } from '../../zinfra/policy/onnx/onnx-policy.js';
 import { startPythonPolicyServer } from '../../zinfra/policy/python-shim/python-server-process.js';
 import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
-import type { Observation } from '../../zinfra/protocol/ndarray.js';
+import type { Observation } from '../../protocol/ndarray.js';
 
 export interface WireStageResult {
   policy: { policyId: string; modelVersion: string; actionHorizon: number; actionDim: number };

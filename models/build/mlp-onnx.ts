@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { ProtoWriter } from './protobuf-writer.js';
 import { npzBytes, type NpyArray } from './npz-writer.js';
-import { mulberry32 } from '../../zinfra/seeded-random.js';
+import { mulberry32 } from '../../util/seeded-random.js';
 
 export interface MlpLayer {
   readonly inDim: number;

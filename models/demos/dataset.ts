@@ -3,7 +3,7 @@
 // per episode its seed, noise, length and outcome. `arrays()` is the npz layout of README.md.
 import { ACTION_DIM, STATE_DIM, OBJECT_POSE_DIM } from '../../sim/env.js';
 import { POLICY_KEYS, POLICY_OBJECT_SLOTS, POLICY_TASKS, policyTaskIndex } from '../../sim/tabletop/policy-io.js';
-import type { Observation as PolicyObservation, NdArray } from '../../zinfra/protocol/ndarray.js';
+import type { Observation as PolicyObservation, NdArray } from '../../protocol/ndarray.js';
 import type { NpyArray } from '../build/npz-writer.js';
 import { FloatColumn, IntColumn } from './columns.js';
 import type { DemoEpisodePlan } from './schedule.js';

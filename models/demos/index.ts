@@ -3,9 +3,9 @@
 import { SimInputError } from '../../sim/errors.js';
 import { POLICY_OBJECT_SLOTS, POLICY_TASKS } from '../../sim/tabletop/policy-io.js';
 import { TabletopEnv } from '../../sim/tabletop/env.js';
-import { getTask, listTasks } from '../../sim/tasks/catalog.js';
-import { subject } from '../../sim/tasks/milestones.js';
-import type { SuiteName } from '../../sim/tasks/types.js';
+import { getTask, listTasks } from '../../sim/tabletop/tasks/catalog.js';
+import { subject } from '../../sim/tabletop/tasks/milestones.js';
+import type { SuiteName } from '../../sim/tabletop/tasks/types.js';
 import { DEMO_FORMAT } from './dataset.js';
 import { recordTask, type EpisodeOutcome, type TaskRecordSummary } from './record.js';
 import { checkInitialStates, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK } from './schedule.js';

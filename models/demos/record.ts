@@ -1,9 +1,9 @@
 // Recording: the scripted expert drives the embedded simulator on nominal scenes, and every step
 // is written down the way the policy will later see it (PolicyObservationWriter.fill).
-import { ScriptedExpert } from '../../sim/expert/expert.js';
+import { ScriptedExpert } from '../../sim/tabletop/expert/expert.js';
 import { PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
 import type { TabletopEnv } from '../../sim/tabletop/env.js';
-import { getTask } from '../../sim/tasks/catalog.js';
+import { getTask } from '../../sim/tabletop/tasks/catalog.js';
 import { TaskDemos } from './dataset.js';
 import { ExecutionNoise } from './noise.js';
 import { demoSchedule, HELD_OUT_SEED_MIN, type DemoEpisodePlan } from './schedule.js';

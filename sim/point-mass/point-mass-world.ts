@@ -1,7 +1,7 @@
 // The 2-D point mass as a World: two reaching tasks, its own feature schema (a goal, a wall, no
 // gripper, no objects to move), and its own policy encoding: the goal relative to the mass.
-import { f32 } from '../../zinfra/protocol/ndarray.js';
-import type { FeatureSchema } from '../../zinfra/protocol/feature-schema.js';
+import { f32 } from '../../protocol/ndarray.js';
+import type { FeatureSchema } from '../../protocol/feature-schema.js';
 import { SimInputError } from '../errors.js';
 import { resolvePerturbation } from '../perturbation/builtin.js';
 import type { World, WorldTask } from '../world.js';

@@ -8,8 +8,8 @@
 // again by now (ZeroMQ reconnects by itself): a `step` after that fails at once instead of reaching
 // a fresh server that never saw the reset. Only a new session (spec, reset, close) starts over.
 import * as zmq from 'zeromq';
-import { decode, encode } from '../../zinfra/protocol/codec.js';
-import { ProtocolError } from '../../zinfra/protocol/errors.js';
+import { decode, encode } from '../../protocol/codec.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import type { RemoteEnvEndpoint } from './endpoint.js';
 import { RemoteEnvReplyError, RemoteEnvUnavailable } from './errors.js';
 

@@ -2,7 +2,7 @@
 // is validated here before anything else reads it; a reply that does not validate becomes one
 // RemoteEnvReplyError naming the op and the field.
 import { z } from 'zod';
-import { DTYPE_BYTES, isNdArray, type DType, type NdArray } from '../../zinfra/protocol/ndarray.js';
+import { DTYPE_BYTES, isNdArray, type DType, type NdArray } from '../../protocol/ndarray.js';
 import { INFRA_ERROR_CODES, RemoteEnvError, RemoteEnvFailed, RemoteEnvReplyError } from './errors.js';
 
 /** The runtime's action layout (LIBERO's); a server maps it to its robot's own (RoboCasa: 12-D). */

@@ -1,7 +1,7 @@
 // A remote env server as a World: everything the runtime and the critic need comes from the
 // server's spec — its suites and tasks, control rate, and feature schema with each feature's
 // provenance. worlds.ts calls openWorld with the `zmq://…` spec (in every thread that needs it).
-import type { FeatureSchema } from '../../zinfra/protocol/feature-schema.js';
+import type { FeatureSchema } from '../../protocol/feature-schema.js';
 import { SimInputError } from '../errors.js';
 import { builtinPerturbationNames, resolvePerturbation } from '../perturbation/builtin.js';
 import type { PolicyEncoder, World } from '../world.js';

@@ -4,7 +4,7 @@
 import { ACTION_DIM } from '../env.js';
 import { SimInputError } from '../errors.js';
 import { normalizeQuat, quatFromRotvec, quatMul } from '../math/quat.js';
-import { GRIPPER } from '../scene/gripper.js';
+import { GRIPPER } from './scene/gripper.js';
 import type { World } from './world.js';
 
 export const POSITION_SCALE = 0.05;

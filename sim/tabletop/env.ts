@@ -2,11 +2,11 @@
 import type { MainModule } from 'mujoco-js';
 import { ACTION_DIM, STATE_DIM, STATE_NAMES, type EnvSpec, type FeatureFrame, type Observation, type ResetOptions, type ResetResult, type StepResult, type SyncEnv } from '../env.js';
 import { SimInputError } from '../errors.js';
-import { mujoco } from '../mujoco.js';
+import { mujoco } from './mujoco.js';
 import { parsePerturbation } from '../perturbation/load.js';
 import { NOMINAL } from '../perturbation/schema.js';
-import { getTask } from '../tasks/catalog.js';
-import { milestoneNames } from '../tasks/milestones.js';
+import { getTask } from './tasks/catalog.js';
+import { milestoneNames } from './tasks/milestones.js';
 import { POSITION_SCALE, ROTATION_SCALE, validateAction } from './action.js';
 import { CONTROL_HZ, Episode } from './episode.js';
 import { FEATURE_NAMES } from './features.js';

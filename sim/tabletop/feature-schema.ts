@@ -4,7 +4,7 @@
 // The suite's frames describe the current stage's "subject" (the object to move, or the handle or
 // button to act on); the schema calls it the task object, so some names differ from the frame's
 // keys. Deliberately undeclared: `success` and `goal_progress`, because success is what we measure.
-import type { FeatureKind, FeatureSchema, WorldFeature } from '../../zinfra/protocol/feature-schema.js';
+import type { FeatureKind, FeatureSchema, WorldFeature } from '../../protocol/feature-schema.js';
 
 type Row = readonly [name: string, unit: string, kind: FeatureKind, meaning: string];
 

@@ -2,11 +2,11 @@
 // written on one task can load on another. Absent things (a drawer in a scene without a cabinet)
 // read NaN, which every comparison treats as false.
 import type { FeatureFrame } from '../env.js';
-import { BUTTON } from '../scene/button.js';
-import { CABINET } from '../scene/cabinet.js';
-import { GRIPPER } from '../scene/gripper.js';
-import { UP_HEIGHT, dropPoint, resolvePlace, supportHeight, type Place } from '../tasks/regions.js';
-import type { Stage } from '../tasks/types.js';
+import { BUTTON } from './scene/button.js';
+import { CABINET } from './scene/cabinet.js';
+import { GRIPPER } from './scene/gripper.js';
+import { UP_HEIGHT, dropPoint, resolvePlace, supportHeight, type Place } from './tasks/regions.js';
+import type { Stage } from './tasks/types.js';
 import { OBSERVED_FEATURE_NAMES } from './observed-features.js';
 import type { FixtureRef, MovableRef, World } from './world.js';
 

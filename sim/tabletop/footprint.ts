@@ -1,10 +1,10 @@
 // Footprints on the table, to keep sampled layouts free of overlaps and reachable. Circles for
 // objects and round fixtures; the cabinet keeps clear the rectangle its drawer sweeps when opened.
-import { BOWL } from '../scene/bowl.js';
-import { BUTTON } from '../scene/button.js';
-import { CABINET } from '../scene/cabinet.js';
-import { PLATE } from '../scene/plate.js';
-import type { FixtureKind } from '../scene/spec.js';
+import { BOWL } from './scene/bowl.js';
+import { BUTTON } from './scene/button.js';
+import { CABINET } from './scene/cabinet.js';
+import { PLATE } from './scene/plate.js';
+import type { FixtureKind } from './scene/spec.js';
 
 /** Where item centres may be: the part of the table the gripper reaches comfortably. */
 export const WORKSPACE = { xMin: -0.24, xMax: 0.26, yMin: -0.32, yMax: 0.32 } as const;

@@ -3,9 +3,9 @@
 import { Rng } from '../math/rng.js';
 import type { ObjectParams } from '../perturbation/sample.js';
 import type { Perturbation } from '../perturbation/schema.js';
-import { COLOURS, NOMINAL_FRICTION, NOMINAL_MASS, SIZES, type Colour } from '../scene/objects.js';
-import type { FixtureSpec, MovableSpec, Shape } from '../scene/spec.js';
-import type { TaskDef } from '../tasks/types.js';
+import { COLOURS, NOMINAL_FRICTION, NOMINAL_MASS, SIZES, type Colour } from './scene/objects.js';
+import type { FixtureSpec, MovableSpec, Shape } from './scene/spec.js';
+import type { TaskDef } from './tasks/types.js';
 import { fits, fixtureFootprint, movableFootprint, WORKSPACE, type Footprint } from './footprint.js';
 
 const JITTER = 0.025;

@@ -3,7 +3,7 @@
 import { OBJECT_POSE_DIM, STATE_DIM, type Observation } from '../env.js';
 import { rotvecFromQuat } from '../math/quat.js';
 import type { Rng } from '../math/rng.js';
-import { CABINET } from '../scene/cabinet.js';
+import { CABINET } from './scene/cabinet.js';
 import type { World } from './world.js';
 
 interface Reported {

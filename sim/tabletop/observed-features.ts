@@ -3,7 +3,7 @@
 // objects go where). Nothing here reads the simulator's state: a bundle that reads only these and
 // the robot state runs unchanged on a robot with an object detector.
 import { OBJECT_POSE_DIM, type Observation } from '../env.js';
-import type { TaskDef } from '../tasks/types.js';
+import type { TaskDef } from './tasks/types.js';
 import { MovedAloneWindow } from './moved-alone.js';
 
 export const OBSERVED_FEATURE_NAMES = [

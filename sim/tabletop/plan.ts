@@ -3,8 +3,8 @@
 import type { Vec3 } from '../math/quat.js';
 import { sampleObjectParams, sampleRuntime, type SampledPerturbation } from '../perturbation/sample.js';
 import type { Perturbation } from '../perturbation/schema.js';
-import type { SceneSpec } from '../scene/spec.js';
-import type { TaskDef } from '../tasks/types.js';
+import type { SceneSpec } from './scene/spec.js';
+import type { TaskDef } from './tasks/types.js';
 import { distractorSpecs, fixtureSpecs, movableSpecs, sampleLayout } from './layout.js';
 
 /** Where the grip point starts: above the near edge of the workspace, fingers down. */

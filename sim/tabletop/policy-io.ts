@@ -1,9 +1,9 @@
 // What the embedded base policy sees and emits: the embedded suite's observation turned into the
 // named arrays a policy server receives (the LIBERO-style `observation/*` keys), fixed in size
 // across tasks so one multi-task network reads them all.
-import type { Observation as PolicyObservation } from '../../zinfra/protocol/ndarray.js';
+import type { Observation as PolicyObservation } from '../../protocol/ndarray.js';
 import { OBJECT_POSE_DIM, STATE_DIM, type Observation } from '../env.js';
-import { listTasks } from '../tasks/catalog.js';
+import { listTasks } from './tasks/catalog.js';
 
 /** Object slots in `observation/objects`; a task's objects fill the first ones, the rest are zero. */
 export const POLICY_OBJECT_SLOTS = 6;

@@ -3,13 +3,14 @@
 // privileged features.
 import type { World, WorldTask } from '../world.js';
 import { builtinPerturbationNames, resolvePerturbation } from '../perturbation/builtin.js';
-import { getTask, listTasks } from '../tasks/catalog.js';
-import { milestoneNames } from '../tasks/milestones.js';
-import { SUITE_MAX_STEPS, type SuiteName, type TaskDef } from '../tasks/types.js';
+import { getTask, listTasks } from './tasks/catalog.js';
+import { milestoneNames } from './tasks/milestones.js';
+import { SUITE_MAX_STEPS, type SuiteName, type TaskDef } from './tasks/types.js';
 import { EEF_BOX, POSITION_SCALE, ROTATION_SCALE } from './action.js';
 import { TabletopEnv } from './env.js';
 import { CONTROL_HZ } from './episode.js';
 import { TABLETOP_FEATURES } from './feature-schema.js';
+import { tabletopPerception } from './perception.js';
 import { PolicyObservationWriter } from './policy-io.js';
 
 const SUITES = ['spatial', 'object', 'goal', 'long'] as const;
@@ -49,4 +50,5 @@ export const world: World = {
   get perturbationNames() {
     return builtinPerturbationNames();
   },
+  perception: tabletopPerception,
 };

@@ -2,11 +2,11 @@
 // reset; the typed-array views into WebAssembly memory are re-fetched once per step (refresh),
 // because a view held across a memory growth goes empty.
 import type { MainModule, MjData, MjModel } from 'mujoco-js';
-import { BUTTON, BUTTON_CAP, BUTTON_JOINT } from '../scene/button.js';
-import { DRAWER, DRAWER_JOINT } from '../scene/cabinet.js';
-import { GRIPPER_NAMES } from '../scene/gripper.js';
-import { PAD_SENSOR } from '../scene/sensors.js';
-import type { FixtureSpec, MovableSpec, SceneSpec } from '../scene/spec.js';
+import { BUTTON, BUTTON_CAP, BUTTON_JOINT } from './scene/button.js';
+import { DRAWER, DRAWER_JOINT } from './scene/cabinet.js';
+import { GRIPPER_NAMES } from './scene/gripper.js';
+import { PAD_SENSOR } from './scene/sensors.js';
+import type { FixtureSpec, MovableSpec, SceneSpec } from './scene/spec.js';
 
 export interface MovableRef {
   readonly spec: MovableSpec;

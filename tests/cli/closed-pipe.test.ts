@@ -2,7 +2,7 @@
 // nothing on stderr) instead of dying of an unhandled EPIPE with a stack trace.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 
 describe('zetta writing into a pipe that closes early', () => {
   it('exits 0 without a stack trace', async () => {

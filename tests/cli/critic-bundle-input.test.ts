@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 import { campaignState, portableSummary, runCampaign, writeCampaignPolicy, type KillAt } from '../support/killable-campaign.js';
 
 let policy = '';

@@ -3,7 +3,7 @@
 // on (task, seed): the hand descends toward z = 0.02 and reaches the task's milestones one by one,
 // and a failed episode stalls (stops moving, no more milestones) at `stallAt`.
 import { join } from 'node:path';
-import { FEATURE_NAMES, getTask, milestoneNames } from '../../sim/index.js';
+import { FEATURE_NAMES, getTask, milestoneNames } from '../../sim/tabletop/index.js';
 import type { EpisodeRecord, StepRecord } from '../../zinfra/recording/episode-record.js';
 import { EpisodeWriter } from '../../zinfra/recording/episode-writer.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';

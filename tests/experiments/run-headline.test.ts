@@ -6,7 +6,7 @@ import { headline } from '../../experiments/run/headline.js';
 import { renderRunHtml } from '../../experiments/run/report-html.js';
 import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
 import type { RunReport } from '../../experiments/run/report.js';
-import type { GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import type { GovernanceArms } from '../../measure/governance-arms.js';
 
 const est = (value: number) => ({ value, low: Math.max(0, value - 0.1), high: Math.min(1, value + 0.1) });
 

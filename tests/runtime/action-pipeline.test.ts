@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActionPipeline, type ActionPipelineOptions } from '../../zinfra/runtime/action-pipeline.js';
-import { f32, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { f32, type NdArray, type Observation } from '../../protocol/ndarray.js';
 
 const OBS: Observation = { prompt: 'x' };
 const D = 3;

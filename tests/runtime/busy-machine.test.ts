@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodePolicyServer, type NodeServerProcess } from '../../bench/node-server-process.js';
-import { stopChild } from '../../zinfra/child-process.js';
-import { packagePath } from '../../zinfra/package-root.js';
+import { stopChild } from '../../util/child-process.js';
+import { packagePath } from '../../util/package-root.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EEF_BOX, POSITION_SCALE, TabletopEnv, resolvePerturbation, type Env } from '../../sim/index.js';
+import { EEF_BOX, POSITION_SCALE, TabletopEnv, resolvePerturbation, type Env } from '../../sim/tabletop/index.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { openCritic, resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { runEpisode, type EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TabletopEnv, resolvePerturbation } from '../../sim/index.js';
-import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import { TabletopEnv, resolvePerturbation } from '../../sim/tabletop/index.js';
+import { evaluate } from '../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { ReplayPolicy, expertScript } from './loop-policies.js';
 

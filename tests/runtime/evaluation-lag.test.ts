@@ -6,9 +6,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolvePerturbation } from '../../sim/index.js';
-import { packagePath } from '../../zinfra/package-root.js';
-import { evaluate } from '../../zinfra/runtime/evaluation.js';
+import { resolvePerturbation } from '../../sim/tabletop/index.js';
+import { packagePath } from '../../util/package-root.js';
+import { evaluate } from '../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-lag-'));

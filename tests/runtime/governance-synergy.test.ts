@@ -3,7 +3,7 @@
 // bundle) stays under its 10% cap, and policy + critic beats both the policy alone and the critic
 // alone. Three arms at the same seeds; the oracle bundle is the control that shows the test can fail.
 import { describe, expect, it } from 'vitest';
-import { runGovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { runGovernanceArms } from '../../measure/governance-arms.js';
 import { embeddedArmsPlan } from '../support/arms-plan.js';
 
 const plan = (critic: string) =>

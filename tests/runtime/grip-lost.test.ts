@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runGovernanceArms } from '../../zinfra/runtime/governance-arms.js';
+import { runGovernanceArms } from '../../measure/governance-arms.js';
 import { embeddedArmsPlan } from '../support/arms-plan.js';
 import { defaultBundleWithout } from '../support/default-bundle.js';
 

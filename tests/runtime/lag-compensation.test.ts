@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Perturbation } from '../../sim/index.js';
-import { evaluate, type EvaluationPlan } from '../../zinfra/runtime/evaluation.js';
-import { ALIGN_CHUNKS_TO_LAG, WAIT_OUT_LAG } from '../../zinfra/runtime/critic-runtime.js';
+import type { Perturbation } from '../../sim/tabletop/index.js';
+import { evaluate, type EvaluationPlan } from '../../measure/evaluation.js';
+import { ALIGN_CHUNKS_TO_LAG, WAIT_OUT_LAG } from '../../critic/critic-runtime.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { defaultBundleWithManifest } from '../support/default-bundle.js';
 

@@ -1,8 +1,8 @@
 // Test doubles for the control loop with a critic: policies that peek at the simulator (as the
 // scripted expert does) and fail in the ways a learned policy does under perturbations.
-import { ScriptedExpert, type Perturbation, type TabletopEnv } from '../../sim/index.js';
+import { ScriptedExpert, type Perturbation, type TabletopEnv } from '../../sim/tabletop/index.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
-import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { f32, type Observation } from '../../protocol/ndarray.js';
 
 const META: PolicyMetadata = { policyId: 'test', modelVersion: '1', actionHorizon: 1, actionDim: 7, observationKeys: [] };
 

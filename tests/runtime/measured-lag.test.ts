@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Perturbation } from '../../sim/index.js';
-import { evaluate, type EvaluationPlan } from '../../zinfra/runtime/evaluation.js';
+import type { Perturbation } from '../../sim/tabletop/index.js';
+import { evaluate, type EvaluationPlan } from '../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { defaultBundleWithManifest, defaultBundleWithPrograms, editManifest } from '../support/default-bundle.js';
 

@@ -2,15 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedExpert, TabletopEnv } from '../../sim/index.js';
+import { ScriptedExpert, TabletopEnv } from '../../sim/tabletop/index.js';
 import { PolicyUnavailable } from '../../zinfra/policy/errors.js';
 import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
 import { OnnxPolicy } from '../../zinfra/policy/onnx/onnx-policy.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
-import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { f32, type Observation } from '../../protocol/ndarray.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
-import { wilson } from '../../zinfra/runtime/success-rate.js';
+import { wilson } from '../../measure/success-rate.js';
 import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
 /** Test double: the scripted expert behind the Policy interface (it peeks at the simulator). */

@@ -3,7 +3,7 @@
 // Nothing here retrains: the model card (models/README.md) says how the file was made.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTasks, TabletopEnv } from '../../sim/index.js';
+import { listTasks, TabletopEnv } from '../../sim/tabletop/index.js';
 import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
 import { OnnxPolicy } from '../../zinfra/policy/onnx/onnx-policy.js';
 

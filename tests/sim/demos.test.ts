@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { demosCommand } from '../../cli/commands/demos.js';
 import { checkInitialStates, demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, recordEpisode, TaskDemos, taskSlots } from '../../models/demos/index.js';
-import { ScriptedExpert, TabletopEnv } from '../../sim/index.js';
+import { ScriptedExpert, TabletopEnv } from '../../sim/tabletop/index.js';
 import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
-import type { NdArray } from '../../zinfra/protocol/ndarray.js';
+import type { NdArray } from '../../protocol/ndarray.js';
 
 const PYTHON = '/usr/bin/python3';
 const hasNumpy = spawnSync(PYTHON, ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePerturbation, TabletopEnv, type Perturbation } from '../../sim/index.js';
+import { resolvePerturbation, TabletopEnv, type Perturbation } from '../../sim/tabletop/index.js';
 
 let env: TabletopEnv;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The scripted expert on every task. The acceptance bar (≥ 95% over 50 nominal seeds) is measured
 // with `zetta sim expert --task all --episodes 50`; here 10 seeds per task keep the suite quick.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateExpert, milestoneNames, runExpertEpisode, TabletopEnv, TASKS } from '../../sim/index.js';
+import { evaluateExpert, milestoneNames, runExpertEpisode, TabletopEnv, TASKS } from '../../sim/tabletop/index.js';
 
 let env: TabletopEnv;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_DIM, OBJECT_POSE_DIM, PerturbationError, SimInputError, STATE_DIM, TabletopEnv } from '../../sim/index.js';
+import { ACTION_DIM, OBJECT_POSE_DIM, PerturbationError, SimInputError, STATE_DIM, TabletopEnv } from '../../sim/tabletop/index.js';
 
 let env: TabletopEnv;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MjcfError } from '../../sim/errors.js';
-import { validateMjcf } from '../../sim/mjcf/validate.js';
-import { el } from '../../sim/mjcf/xml.js';
-import { mujoco, compileModel } from '../../sim/mujoco.js';
-import { sceneTree, sceneXml } from '../../sim/scene/model.js';
-import { getTask, TASKS } from '../../sim/tasks/catalog.js';
+import { validateMjcf } from '../../sim/tabletop/mjcf/validate.js';
+import { el } from '../../sim/tabletop/mjcf/xml.js';
+import { mujoco, compileModel } from '../../sim/tabletop/mujoco.js';
+import { sceneTree, sceneXml } from '../../sim/tabletop/scene/model.js';
+import { getTask, TASKS } from '../../sim/tabletop/tasks/catalog.js';
 import { planEpisode } from '../../sim/tabletop/plan.js';
 import { resolvePerturbation } from '../../sim/perturbation/builtin.js';
 

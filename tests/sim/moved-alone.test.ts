@@ -2,7 +2,7 @@
 // disturbance template of the evolution loop watches it; it used to watch raw object speed, which
 // peaks while the policy lifts the object, so its program dropped every object just picked up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePerturbation, ScriptedExpert, TabletopEnv } from '../../sim/index.js';
+import { parsePerturbation, ScriptedExpert, TabletopEnv } from '../../sim/tabletop/index.js';
 import { MOVED_ALONE_WINDOW, MovedAloneWindow } from '../../sim/tabletop/moved-alone.js';
 
 describe('MovedAloneWindow', () => {

@@ -2,7 +2,7 @@
 // is going for, and the fixture the instruction acts on (the button, the drawer handle).
 import { describe, expect, it } from 'vitest';
 import { OBJECT_POSE_DIM, STATE_DIM, type Observation } from '../../sim/env.js';
-import { getTask } from '../../sim/tasks/catalog.js';
+import { getTask } from '../../sim/tabletop/tasks/catalog.js';
 import { OBSERVED_FEATURE_NAMES, ObservedFeatureWriter, goalSlots } from '../../sim/tabletop/observed-features.js';
 
 /** The task's object list as its episodes report it, and a writer over a fresh frame. */

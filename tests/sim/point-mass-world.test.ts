@@ -15,9 +15,9 @@ import { DEFAULT_GATES } from '../../evolution/campaign/manifest.js';
 import { builtinDiagnoser } from '../../evolution/diagnosis/diagnoser.js';
 import { world as pointMass } from '../../sim/point-mass/point-mass-world.js';
 import { loadWorld, resolveWorld } from '../../sim/worlds.js';
-import { evaluate } from '../../zinfra/runtime/evaluation.js';
-import { runGovernanceArms } from '../../zinfra/runtime/governance-arms.js';
-import { packagePath } from '../../zinfra/package-root.js';
+import { evaluate } from '../../measure/evaluation.js';
+import { runGovernanceArms } from '../../measure/governance-arms.js';
+import { packagePath } from '../../util/package-root.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { writeReachPolicy } from '../support/point-mass-policy.js';
 

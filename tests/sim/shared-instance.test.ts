@@ -2,8 +2,8 @@
 // instance's memory grow, every typed-array view the others hold goes empty; a simulator must
 // re-fetch its views before it reads or writes state, or its next step acts on nothing.
 import { describe, expect, it } from 'vitest';
-import { TabletopEnv } from '../../sim/index.js';
-import { mujoco } from '../../sim/mujoco.js';
+import { TabletopEnv } from '../../sim/tabletop/index.js';
+import { mujoco } from '../../sim/tabletop/mujoco.js';
 
 const TASK = 'goal/lift_red_cube';
 const ACTIONS = Array.from({ length: 25 }, (_, i) => [0.3 * Math.sin(i / 3), 0.2, -0.4, 0, 0, 0, i < 15 ? -1 : 1]);

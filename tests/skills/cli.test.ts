@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runZetta } from '../support/zetta-process.js';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 import { campaign, tmp } from './campaign.js';
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 // Child processes for the store's multi-process tests: small .mjs scripts under tests/fixtures/
 // that import the built dist/ (so `npm test` builds first, as the CLI tests need too).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 
 export function fixture(name: string, args: readonly string[]): ChildProcess {
   return spawn(process.execPath, [packagePath('tests', 'fixtures', name), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

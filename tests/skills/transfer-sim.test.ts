@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 import { defaultBundleWithout } from '../support/default-bundle.js';
 import { tmp } from './campaign.js';
 

@@ -1,7 +1,7 @@
 // The governance arms as the runtime tests run them: the frozen embedded policy, seeds from 1000
 // (scenes it never trained on), LIBERO-style execution (5 actions of each chunk).
-import { resolvePerturbation } from '../../sim/index.js';
-import type { ArmsPlan } from '../../zinfra/runtime/governance-arms.js';
+import { resolvePerturbation } from '../../sim/tabletop/index.js';
+import type { ArmsPlan } from '../../measure/governance-arms.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 
 export interface EmbeddedArms {

@@ -2,7 +2,7 @@
 // its manifest edited, written to a folder of the test's own.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 
 function copyDefault(dir: string, name: string): string {
   const out = join(dir, name);

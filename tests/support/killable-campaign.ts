@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomMlp, writeMlpOnnx } from '../../models/build/mlp-onnx.js';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 
 export interface CampaignRun {
   readonly code: number | null;

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { awaitReadyLine } from '../../zinfra/child-process.js';
+import { awaitReadyLine } from '../../util/child-process.js';
 import * as zmq from 'zeromq';
-import { decodeReply, encodeMessage, salvageId, type InferRequest, type Reply, type Request } from '../../zinfra/protocol/messages.js';
-import { f32, u8, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { decodeReply, encodeMessage, salvageId, type InferRequest, type Reply, type Request } from '../../protocol/messages.js';
+import { f32, u8, type NdArray, type Observation } from '../../protocol/ndarray.js';
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -1,8 +1,8 @@
 // The governance arms of one rule's test: the embedded policy's three arms under a bundle, and how
 // often that rule fired in the both arm (a test that says a rule helps first checks it fired).
 import { expect } from 'vitest';
-import { runGovernanceArms, type ArmRun, type GovernanceArms } from '../../zinfra/runtime/governance-arms.js';
-import type { EvaluationResult } from '../../zinfra/runtime/evaluation.js';
+import { runGovernanceArms, type ArmRun, type GovernanceArms } from '../../measure/governance-arms.js';
+import type { EvaluationResult } from '../../measure/evaluation.js';
 import { embeddedArmsPlan } from './arms-plan.js';
 
 export interface RuleArms {

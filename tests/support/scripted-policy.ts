@@ -1,6 +1,6 @@
 // A Policy test double whose behaviour each test scripts: it computes actions from the state, and can
 // be told to return NaN, throw, or take a while. Its calls are recorded for assertions.
-import { f32, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { f32, type NdArray, type Observation } from '../../protocol/ndarray.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
 
 export const HORIZON = 10;

@@ -2,7 +2,7 @@
 // exit code, stdout and stderr, whether it succeeded or not.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { packagePath } from '../../zinfra/package-root.js';
+import { packagePath } from '../../util/package-root.js';
 
 const run = promisify(execFile);
 

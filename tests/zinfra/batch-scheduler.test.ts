@@ -3,7 +3,7 @@ import { BatchFill } from '../../zinfra/policy/zmq/batch-fill.js';
 import { InferenceBatchScheduler } from '../../zinfra/policy/zmq/batch-scheduler.js';
 import { DeadlineExceeded, Overloaded } from '../../zinfra/policy/errors.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';
-import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { f32, type Observation } from '../../protocol/ndarray.js';
 
 /** A backend that holds each batch until the test opens the gate, and records what it was given. */
 class GatedPolicy implements Policy {

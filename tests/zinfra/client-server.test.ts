@@ -6,9 +6,9 @@ import { Dealer } from 'zeromq';
 import { PolicyClient } from '../../zinfra/policy/zmq/client.js';
 import { DeadlineExceeded, PolicyUnavailable, RemoteError } from '../../zinfra/policy/errors.js';
 import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
-import { encode } from '../../zinfra/protocol/codec.js';
-import { decodeReply, encodeMessage } from '../../zinfra/protocol/messages.js';
-import { f32 } from '../../zinfra/protocol/ndarray.js';
+import { encode } from '../../protocol/codec.js';
+import { decodeReply, encodeMessage } from '../../protocol/messages.js';
+import { f32 } from '../../protocol/ndarray.js';
 import { waitFor } from '../support/wait-for.js';
 import { ScriptedPolicy, expectedActions, stateObservation } from '../support/scripted-policy.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McapIndexedReader, McapStreamReader, type TypedMcapRecord } from '@mcap/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEnv } from '../../sim/index.js';
+import { createEnv } from '../../sim/tabletop/index.js';
 import { TrivialPolicy } from '../../zinfra/policy/trivial/trivial-policy.js';
 import { DECOMPRESS_HANDLERS, compressionReady } from '../../zinfra/recording/chunk-compression.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';

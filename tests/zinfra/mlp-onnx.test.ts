@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mlpForward, mlpOnnxBytes, mlpNpzBytes, randomMlp } from '../../models/build/mlp-onnx.js';
-import { mulberry32 } from '../../zinfra/seeded-random.js';
+import { mulberry32 } from '../../util/seeded-random.js';
 import { npyBytes } from '../../models/build/npz-writer.js';
 import { readOnnxModelProps } from '../../zinfra/policy/onnx/onnx-model-props.js';
 import { ProtoWriter } from '../../models/build/protobuf-writer.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ndarray, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { ndarray, type NdArray, type Observation } from '../../protocol/ndarray.js';
 import { mlpForward, mlpOnnxBytes, randomMlp, type MlpWeights } from '../../models/build/mlp-onnx.js';
 import { OnnxPolicy, OnnxPolicyError, type OnnxFailure } from '../../zinfra/policy/onnx/onnx-policy.js';
 import { ProtoWriter } from '../../models/build/protobuf-writer.js';

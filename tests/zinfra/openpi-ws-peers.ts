@@ -5,7 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { f32, u8, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { f32, u8, type NdArray, type Observation } from '../../protocol/ndarray.js';
 import { OpenpiWebsocketPolicy } from '../../zinfra/policy/openpi-ws/policy.js';
 
 export const PY = '/usr/bin/python3';

@@ -2,8 +2,8 @@
 // checked with the Node client, a raw pipelining client and an openpi-style Python client.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { decode, encode } from '../../zinfra/protocol/codec.js';
-import { f32, type NdArray, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { decode, encode } from '../../protocol/codec.js';
+import { f32, type NdArray, type Observation } from '../../protocol/ndarray.js';
 import { RemoteError } from '../../zinfra/policy/errors.js';
 import { OpenpiWebsocketServer } from '../../zinfra/policy/openpi-ws/server.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../zinfra/policy/policy.js';

@@ -1,8 +1,8 @@
 // OpenpiWebsocketPolicy against an openpi-style Python server (a stand-in for openpi's
 // serve_policy.py, which needs openpi and a model and cannot run here), and with no server at all.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../zinfra/protocol/errors.js';
-import { isNdArray, type NdArray } from '../../zinfra/protocol/ndarray.js';
+import { ProtocolError } from '../../protocol/errors.js';
+import { isNdArray, type NdArray } from '../../protocol/ndarray.js';
 import { DeadlineExceeded, PolicyUnavailable, RemoteError } from '../../zinfra/policy/errors.js';
 import { parseOpenpiUrl } from '../../zinfra/policy/openpi-ws/policy.js';
 import {

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as zmq from 'zeromq';
-import { encode } from '../../zinfra/protocol/codec.js';
-import { decodeReply, encodeMessage, type Reply } from '../../zinfra/protocol/messages.js';
-import { f32, type Observation } from '../../zinfra/protocol/ndarray.js';
+import { encode } from '../../protocol/codec.js';
+import { decodeReply, encodeMessage, type Reply } from '../../protocol/messages.js';
+import { f32, type Observation } from '../../protocol/ndarray.js';
 import {
   Client, FIXTURES, MAX_MESSAGE_BYTES, PYTHON, REPLY_GUARD_MS, SCRIPTED, SHIM, Shim,
   actionsOf, expectAlive, expectError, libero, missing, runShim,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openPolicy, PolicySpecError } from '../../zinfra/policy/open-policy.js';
 import { TRIVIAL_POLICY_SPECS, TrivialPolicy, parseTrivialSpec } from '../../zinfra/policy/trivial/trivial-policy.js';
-import type { Observation } from '../../zinfra/protocol/ndarray.js';
+import type { Observation } from '../../protocol/ndarray.js';
 
 const observation = (x: number): Observation => ({
   'observation/state': { dtype: '<f4', shape: [8], data: Float32Array.from([x, 0.1, 0.2, 0, 0, 0, 0.04, 0.04]) },

@@ -1,5 +1,5 @@
 // Typed failures of talking to a policy. A caller tells them apart by class, never by message text.
-import type { ErrorCode } from '../protocol/errors.js';
+import type { ErrorCode } from '../../protocol/errors.js';
 
 /** The policy cannot be reached (server down, connection lost, not answering heartbeats). Retryable. */
 export class PolicyUnavailable extends Error {

@@ -6,7 +6,7 @@
 //   embedded                                       the committed base policy, models/embedded-bc.onnx
 //   null:open, null:closed, null:random:SEED       trivial policies, the controls of governance results
 import { existsSync, statSync } from 'node:fs';
-import { packagePath } from '../package-root.js';
+import { packagePath } from '../../util/package-root.js';
 import { PolicyClient } from './zmq/client.js';
 import { PolicySpecError } from './errors.js';
 import { OnnxPolicy, OnnxPolicyError } from './onnx/onnx-policy.js';

@@ -1,4 +1,4 @@
-import type { NdArray, Observation } from '../protocol/ndarray.js';
+import type { NdArray, Observation } from '../../protocol/ndarray.js';
 
 /** What a policy says about itself on connect (the metadata handshake). */
 export interface PolicyMetadata {

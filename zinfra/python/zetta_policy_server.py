@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Serve a policy over the Zetta policy protocol (see zinfra/protocol/PROTOCOL.md).
+"""Serve a policy over the Zetta policy protocol (see protocol/PROTOCOL.md).
 
     python3 zetta_policy_server.py --policy npz-mlp:model.npz --bind ipc:///tmp/zetta-policy.sock
 

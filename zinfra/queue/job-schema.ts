@@ -5,7 +5,7 @@
 // twice is a no-op and its result is stored once.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { bundleHash } from '../../critic/bundles/bundle.js';
+import { bundleHash } from '../../critic/index.js';
 import type { EpisodeJob, EvaluationPlan } from '../runtime/evaluation-plan.js';
 import { criticPlanFor } from '../runtime/open-critic.js';
 import type { RetriedOutcome } from '../runtime/infra-retry.js';

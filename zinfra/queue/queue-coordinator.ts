@@ -6,8 +6,8 @@
 // whose worker died, results kept in Redis.
 import { existsSync } from 'node:fs';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { writeFileAtomic } from '../atomic-write.js';
-import type { EpisodeExecutor } from '../runtime/evaluation.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import type { EpisodeExecutor } from '../runtime/run-plan.js';
 import { recordPathFor, type EpisodeJob, type EvaluationPlan } from '../runtime/evaluation-plan.js';
 import type { RetriedOutcome } from '../runtime/infra-retry.js';
 import { bullConnection, RedisCommands } from './connections.js';

@@ -1,7 +1,7 @@
 // What one recorded episode holds. Episodes are MCAP files (see episode-writer.ts) that open in
 // Foxglove and that the evolution loop replays; this is their in-memory form.
 
-import type { ActionSource, CriticProposal, GovernorDecision } from '../../critic/step-records.js';
+import type { ActionSource, CriticProposal, GovernorDecision } from '../../critic/index.js';
 
 export type { ActionSource, CriticProposal, GovernorDecision };
 

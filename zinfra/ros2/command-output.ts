@@ -5,7 +5,7 @@
 // gripper: a Float64MultiArray with one position, or a control_msgs/GripperCommand goal sent only
 // when the command changes (an action server should not get a goal per tick). Messages are built
 // once and overwritten, so publishing allocates nothing of ours.
-import { ROT_SCALE_RAD, TRANS_SCALE_M } from '../../critic/action.js';
+import { ROT_SCALE_RAD, TRANS_SCALE_M } from '../../critic/index.js';
 import type { NodeClock } from './clock.js';
 import type { Ros2Config } from './config.js';
 import type { GoalSender, Publisher, RosGraph } from './graph.js';

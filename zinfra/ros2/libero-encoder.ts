@@ -4,7 +4,7 @@
 // policy that knows no task catalog, unlike the embedded one.
 import type { Observation as EnvObservation } from '../../sim/env.js';
 import type { PolicyEncoder } from '../../sim/world.js';
-import type { Observation } from '../protocol/ndarray.js';
+import type { Observation } from '../../protocol/ndarray.js';
 
 export function liberoEncoder(): PolicyEncoder {
   const state = new Float32Array(8);

@@ -5,7 +5,7 @@
 // then OBJECT_POSE_DIM numbers per object; all into buffers owned here.
 import { OBJECT_POSE_DIM, STATE_DIM, type Observation } from '../../sim/env.js';
 import { rotvecFromQuat } from '../../sim/math/quat.js';
-import type { NdArray } from '../protocol/ndarray.js';
+import type { NdArray } from '../../protocol/ndarray.js';
 import type { NodeClock } from './clock.js';
 import type { Ros2Config } from './config.js';
 import type { QosProfile, RosGraph } from './graph.js';

@@ -6,9 +6,9 @@
 // is published as a twist or a trajectory plus the gripper command. Everything is recorded as a
 // ROS 2 bag; /diagnostics goes out at 1 Hz and ~/events every tick.
 import type { Observation as EnvObservation } from '../../sim/env.js';
-import type { PolicyEncoder } from '../../sim/world.js';
+import type { PerceivedFeatures, PolicyEncoder } from '../../sim/world.js';
 import type { Policy } from '../policy/policy.js';
-import type { NdArray, Observation } from '../protocol/ndarray.js';
+import type { NdArray, Observation } from '../../protocol/ndarray.js';
 import { ActionPipeline } from '../runtime/action-pipeline.js';
 import { EMPTY_ACTION, chooseAction, type AskPolicy, type Chosen } from '../runtime/choose-action.js';
 import { BagRecorder } from './bag-recorder.js';
@@ -21,7 +21,6 @@ import { INPUT_TYPES, OUTPUT_TYPES, type DiagnosticArray, type JointState, type 
 import { diagnostics, type PolicyLink, type TickEvent } from './node-status.js';
 import type { RobotGovernance } from './robot-critic.js';
 import { RobotInputs } from './robot-inputs.js';
-import { TaskFeatures } from './task-features.js';
 import { Watchdog } from './watchdog.js';
 import { declareNodeParameters } from './node-parameters.js';
 
@@ -33,6 +32,8 @@ export interface Ros2NodeOptions {
   readonly policyLabel: string;
   /** The task world's policy encoding (World.policyEncoder). */
   readonly encoder: PolicyEncoder;
+  /** The task world's observed features from what the robot perceives (World.perception). */
+  readonly features: PerceivedFeatures;
   readonly governance: RobotGovernance;
   /** realtime: never wait for the policy (a robot); lockstep: wait for each chunk (a simulated robot in simulated time). */
   readonly timing: 'realtime' | 'lockstep';
@@ -62,11 +63,10 @@ export class Ros2Node {
   /** Governed steps of this episode (the policy's `t`). */
   step = 0;
   private readonly pipeline: ActionPipeline;
-  private readonly features = new TaskFeatures();
   private readonly chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, fromChunk: false, reentered: false };
   private readonly ask: AskPolicy;
   private readonly featureInput = () => this.featureFrame;
-  private featureFrame: ReturnType<TaskFeatures['update']> = null;
+  private featureFrame: ReturnType<PerceivedFeatures['update']> = null;
   private recorder: BagRecorder | null = null;
   private diagnosticsPub!: Publisher<DiagnosticArray>;
   private eventsPub!: Publisher<StringMessage>;
@@ -134,7 +134,7 @@ export class Ros2Node {
     this.step = 0;
     this.episodeLabel = start.label ?? `episode-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     this.inputs.setObjects(start.objects ?? this.inputs.objectNames, start.instruction ?? this.options.instruction);
-    this.features.begin(config.task.id, this.inputs.objectNames);
+    this.options.features.begin(config.task.id, this.inputs.objectNames);
     this.pipeline.begin();
     governance.critic?.reset();
     governance.envelope.reset();
@@ -160,7 +160,7 @@ export class Ros2Node {
     if (latched) return this.holdNow(latched);
     if (this.watchdog.stateTooOld(this.inputs.stateAge())) return this.holdNow(this.watchdog.reason!);
     const obs = this.inputs.observation(this.step);
-    this.featureFrame = this.features.update(obs, this.inputs.objectsAt > -Infinity);
+    this.featureFrame = this.options.features.update(obs, this.inputs.objectsAt > -Infinity);
     const { critic, envelope } = this.options.governance;
     let proceed: boolean;
     try {

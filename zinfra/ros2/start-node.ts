@@ -11,7 +11,6 @@ import type { RosGraph } from './graph.js';
 import { liberoEncoder } from './libero-encoder.js';
 import { runAtRate, type LoopHandle } from './node-loop.js';
 import { openRobotGovernance, type RobotGovernance } from './robot-critic.js';
-import { goalObjectsMissing } from './task-features.js';
 import { Ros2Node } from './ros2-node.js';
 
 export interface RunningNode {
@@ -45,12 +44,13 @@ export async function prepareNode(config: Ros2Config): Promise<PreparedNode> {
   } catch (err) {
     throw new Ros2ConfigError(`task.id: ${(err as Error).message}`);
   }
+  if (!world.perception) throw new Ros2ConfigError(`task.world: the world "${world.name}" declares no robot perception, so its tasks cannot run on a robot`);
   const names = config.inputs.objects?.names;
   if (names) {
-    const missing = goalObjectsMissing(config.task.id, names);
+    const missing = world.perception.goalObjects(config.task.id).filter((o) => !names.includes(o));
     if (missing.length) throw new Ros2ConfigError(`inputs.objects.names: the goal of ${config.task.id} names ${missing.join(', ')}, which are not among ${names.join(', ')}`);
   }
-  const governance = openRobotGovernance(config.critic, config.safety.workspace, config.control_hz);
+  const governance = openRobotGovernance(config.critic, world.features, config.safety.workspace, config.control_hz);
   return { world, instruction: config.task.instruction ?? task.instruction, governance };
 }
 
@@ -69,6 +69,7 @@ export async function startRos2Node(config: Ros2Config, options: StartOptions = 
     config, graph, clock, policy, governance, timing: 'realtime',
     policyLabel: config.policy,
     encoder: config.policy_input === 'libero' ? liberoEncoder() : world.policyEncoder(),
+    features: world.perception!.features(), // prepareNode refused a world without one
     instruction,
   });
   node.start();

@@ -14,7 +14,8 @@
 //
 // Chunks belong to an episode: begin() starts a new generation, and a chunk computed for an earlier
 // one is dropped on arrival, so no action ever crosses episodes.
-import type { NdArray, Observation } from '../protocol/ndarray.js';
+import type { NdArray, Observation } from '../../protocol/ndarray.js';
+import type { ChunkAligner } from '../../critic/index.js';
 
 export type MergeRule = 'replace' | 'blend';
 
@@ -39,12 +40,6 @@ export interface ActionPipelineOptions {
 export type ChunkRequester = (obs: Observation, step: number) => Promise<NdArray<'<f4'>>;
 
 /** Where a chunk starts on a lagging robot: past the actions the motion in flight already covers. */
-export interface ChunkAligner {
-  /** A chunk is asked for now, planned from this observation: note the motion in flight. */
-  asked(): void;
-  /** That chunk arrived: how many of its first actions the noted motion covers. */
-  offset(chunk: Float32Array, horizon: number, dim: number): number;
-}
 
 export interface PipelineStats {
   requests: number;

@@ -3,9 +3,9 @@
 // loop so the loop reads as observe → choose → step → record.
 import type { WorldFeatureInput } from '../../critic/index.js';
 import type { Observation as EnvObservation } from '../../sim/env.js';
-import type { ActionSource } from '../../critic/step-records.js';
-import type { ChunkAligner } from './action-pipeline.js';
-import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime } from './critic-runtime.js';
+import type { ActionSource } from '../../critic/index.js';
+import type { ChunkAligner } from '../../critic/index.js';
+import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime } from '../../critic/index.js';
 
 /** The action pipeline as the step sees it. */
 export interface AskPolicy {

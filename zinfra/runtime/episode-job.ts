@@ -3,7 +3,7 @@
 import type { Env } from '../../sim/env.js';
 import type { World } from '../../sim/world.js';
 import type { Policy } from '../policy/policy.js';
-import type { CriticRuntime } from './critic-runtime.js';
+import type { CriticRuntime } from '../../critic/index.js';
 import { recordPathFor, type EpisodeJob, type EvaluationPlan } from './evaluation-plan.js';
 import { DEFAULT_INFRA_RETRIES, withInfraRetries, type RetriedOutcome } from './infra-retry.js';
 import { criticLabel, criticPlanFor, openCritic } from './open-critic.js';

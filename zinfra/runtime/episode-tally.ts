@@ -2,7 +2,7 @@
 // the governance attribution are built from. An action is the policy's only when it is exactly the
 // a_t its chunk proposed; anything the critic changed (a clamp, the envelope, a hold, a recovery)
 // counts against the policy.
-import type { ActionSource } from '../../critic/step-records.js';
+import type { ActionSource } from '../../critic/index.js';
 
 export class EpisodeTally {
   holds = 0;

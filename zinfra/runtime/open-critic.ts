@@ -2,11 +2,11 @@
 // from the path) against the world's feature schema, and set the critic up with the world's
 // workspace box and control rate. A simulator authorizes privileged features (its features exist
 // for the critic and never reach the policy); a robot does not.
-import { loadBundle, resolveBundlePath } from '../../critic/bundles/bundle.js';
-import { ROT_SCALE_RAD, TRANS_SCALE_M } from '../../critic/action.js';
-import { layoutFor } from '../../critic/features/layout.js';
+import { loadBundle, resolveBundlePath } from '../../critic/index.js';
+import { ROT_SCALE_RAD, TRANS_SCALE_M } from '../../critic/index.js';
+import { layoutFor } from '../../critic/index.js';
 import type { World } from '../../sim/world.js';
-import { CriticRuntime } from './critic-runtime.js';
+import { CriticRuntime } from '../../critic/index.js';
 
 export interface CriticPlan {
   /** Absolute path of the bundle's manifest (resolve specs with resolveCriticSpec). */

@@ -9,12 +9,12 @@ import { SimPhysicsError, SimUnavailable } from '../../sim/errors.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
 import type { Policy } from '../policy/policy.js';
-import type { Observation } from '../protocol/ndarray.js';
+import type { Observation } from '../../protocol/ndarray.js';
 import type { EpisodeSummary } from '../recording/episode-record.js';
 import { EpisodeWriter } from '../recording/episode-writer.js';
 import { ActionPipeline, type MergeRule } from './action-pipeline.js';
 import { EMPTY_ACTION, chooseAction, type AskPolicy, type Chosen } from './choose-action.js';
-import type { CriticRuntime } from './critic-runtime.js';
+import type { CriticRuntime } from '../../critic/index.js';
 import { EpisodeTally } from './episode-tally.js';
 
 export interface EpisodeSpec {

@@ -3,14 +3,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { awaitReadyLine } from '../../../zinfra/child-process.js';
+import { awaitReadyLine } from '../../../util/child-process.js';
 
 export const PYTHON = '/usr/bin/python3';
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '../../..');
 export const SLIDER_SERVER = path.join(HERE, 'slider_env_server.py');
-export const LIBERO_SERVER = path.join(ROOT, 'sim/python/libero_env_server.py');
-export const ROBOCASA_SERVER = path.join(ROOT, 'sim/python/robocasa_env_server.py');
+export const LIBERO_SERVER = path.join(ROOT, 'sim/remote/python/libero_env_server.py');
+export const ROBOCASA_SERVER = path.join(ROOT, 'sim/remote/python/robocasa_env_server.py');
 
 export class EnvServerProcess {
   private stderr = '';

@@ -1,4 +1,4 @@
-// The LIBERO and RoboCasa env servers (sim/python/) on their built-in backends, over real sockets with
+// The LIBERO and RoboCasa env servers (sim/remote/python/) on their built-in backends, over real sockets with
 // Debian's python3: the spec validates, the layouts and the protocol are LIBERO's (RoboCasa's), and
 // `zetta eval --env … --suite libero_spatial` runs every task under LIBERO's protocol with the policy
 // behind Zetta's Python shim, which receives the observation exactly as openpi's LIBERO client sends it.
@@ -10,15 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEndpoint } from '../../../sim/remote/endpoint.js';
 import { RemoteEnv, fetchSpec, type RemoteObservation } from '../../../sim/remote/remote-env.js';
 import * as zmq from 'zeromq';
-import { decode, encode } from '../../../zinfra/protocol/codec.js';
-import { ndarray, type NdArray } from '../../../zinfra/protocol/ndarray.js';
+import { decode, encode } from '../../../protocol/codec.js';
+import { ndarray, type NdArray } from '../../../protocol/ndarray.js';
 import { Shim, missing } from '../../support/python-shim-harness.js';
 import { runZetta } from '../../support/zetta-process.js';
 import { EnvServerProcess, HERE, LIBERO_SERVER, PYTHON, ROBOCASA_SERVER, ROOT } from './env-server-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-remote-libero-'));
 const f64 = (shape: number[], data: Float64Array) => ndarray('<f8', shape, data);
-const python = (code: string) => spawnSync(PYTHON, ['-c', code], { cwd: join(ROOT, 'sim/python'), encoding: 'utf8' });
+const python = (code: string) => spawnSync(PYTHON, ['-c', code], { cwd: join(ROOT, 'sim/remote/python'), encoding: 'utf8' });
 
 describe.skipIf(missing !== null)(`the LIBERO env server, built-in backend${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let server: EnvServerProcess;

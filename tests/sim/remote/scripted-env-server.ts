@@ -1,8 +1,8 @@
 // A REP env server whose answers a test chooses, op by op (a real socket in the test's process):
 // for bad replies, refusals and stalls. Ops it is not told about get a well-formed reply.
 import * as zmq from 'zeromq';
-import { decode, encode } from '../../../zinfra/protocol/codec.js';
-import { f32, u8 } from '../../../zinfra/protocol/ndarray.js';
+import { decode, encode } from '../../../protocol/codec.js';
+import { f32, u8 } from '../../../protocol/ndarray.js';
 
 export type Answer = Record<string, unknown> | 'stall';
 export type Handler = (request: Record<string, unknown>) => Answer;

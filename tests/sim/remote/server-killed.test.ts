@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { resolveWorld } from '../../../sim/worlds.js';
-import { evaluate } from '../../../zinfra/runtime/evaluation.js';
+import { evaluate } from '../../../measure/evaluation.js';
 import { missing } from '../../support/python-shim-harness.js';
 import { EnvServerProcess, SLIDER_SERVER } from './env-server-process.js';
 import { writeSliderPolicy } from './slider-policy.js';

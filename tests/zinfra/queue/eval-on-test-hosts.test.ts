@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../../../zinfra/package-root.js';
+import { packagePath } from '../../../util/package-root.js';
 import { runZetta } from '../../support/zetta-process.js';
 import { TestHosts } from '../../support/test-hosts.js';
 import { RedisProcess } from '../../../bench/redis-process.js';

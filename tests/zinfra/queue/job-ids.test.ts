@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobIdsFor } from '../../../zinfra/queue/job-schema.js';
 import { parseRedisUrl } from '../../../zinfra/queue/redis-url.js';
-import { planJobs, type EvaluationPlan } from '../../../zinfra/runtime/evaluation.js';
+import { planJobs, type EvaluationPlan } from '../../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../../zinfra/runtime/open-critic.js';
-import { packagePath } from '../../../zinfra/package-root.js';
+import { packagePath } from '../../../util/package-root.js';
 
 const plan: EvaluationPlan = { tasks: ['spatial/left_cube_in_bowl', 'goal/open_drawer'], episodesPerTask: 3, firstSeed: 1000, policy: 'embedded', executeSteps: 5, critic: resolveCriticSpec('default') };
 const ids = (p: EvaluationPlan, scope = 'runs/a') => jobIdsFor(scope, p, planJobs(p));

@@ -1,7 +1,7 @@
 // `zetta worker` as a real process of the built bin, for the queue tests: the job ids it started and
 // finished (from its log), and a SIGKILL at the moment it starts an episode.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { packagePath } from '../../../zinfra/package-root.js';
+import { packagePath } from '../../../util/package-root.js';
 
 export const BIN = packagePath('bin', 'zetta.js');
 

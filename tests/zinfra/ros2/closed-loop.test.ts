@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { world as tabletop } from '../../../sim/tabletop/tabletop-world.js';
 import { openPolicy } from '../../../zinfra/policy/open-policy.js';
 import type { Policy } from '../../../zinfra/policy/policy.js';
-import { evaluate } from '../../../zinfra/runtime/evaluation.js';
+import { evaluate } from '../../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../../zinfra/runtime/open-critic.js';
 import { nodeOnMemoryGraph, runGraphEpisode } from './node-harness.js';
 import type { StringMessage, TwistStamped } from '../../../zinfra/ros2/messages.js';

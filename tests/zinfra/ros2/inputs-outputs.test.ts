@@ -3,7 +3,7 @@
 // JointTrajectory for ros2_control, and GripperCommand goals only when the command changes.
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import type { NdArray } from '../../../zinfra/protocol/ndarray.js';
+import type { NdArray } from '../../../protocol/ndarray.js';
 import type { GripperCommandGoal, JointState, JointTrajectory, TFMessage } from '../../../zinfra/ros2/messages.js';
 import { liberoEncoder } from '../../../zinfra/ros2/libero-encoder.js';
 import { TfChain } from '../../../zinfra/ros2/tf-chain.js';

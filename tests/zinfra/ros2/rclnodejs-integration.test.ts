@@ -26,7 +26,7 @@ describe.skipIf(!HAS_ROS)(TITLE, () => {
     const robotGraph = await RclnodejsGraph.open('zetta_it_robot');
     const node = new Ros2Node({
       config, graph, clock: wallClock, policy: new ScriptedPolicy([0.3, 0, 0, 0, 0, 0, -1]), policyLabel: 'scripted',
-      encoder: tabletop.policyEncoder(), governance: openRobotGovernance('none', undefined, 20), timing: 'realtime', instruction: 'test',
+      encoder: tabletop.policyEncoder(), features: tabletop.perception!.features(), governance: openRobotGovernance('none', tabletop.features, undefined, 20), timing: 'realtime', instruction: 'test',
     });
     node.start();
     await node.beginEpisode({ recordPath: null });

@@ -2,7 +2,7 @@
 // error (a lost server), switchable mid-run.
 import { PolicyUnavailable } from '../../../zinfra/policy/errors.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../../../zinfra/policy/policy.js';
-import type { Observation } from '../../../zinfra/protocol/ndarray.js';
+import type { Observation } from '../../../protocol/ndarray.js';
 
 export type ScriptedMode = 'answer' | 'hang' | 'fail';
 

@@ -3,7 +3,7 @@
 // geometry_msgs/PoseStamped and the object poses as geometry_msgs/PoseArray, and obeys
 // geometry_msgs/TwistStamped (as MoveIt Servo would: velocity × period = the delta) and the gripper's
 // std_msgs/Float64MultiArray. It steps only when told, in simulated time.
-import { createEnv, type TabletopEnv } from '../../../sim/index.js';
+import { createEnv, type TabletopEnv } from '../../../sim/tabletop/index.js';
 import { quatFromRotvec } from '../../../sim/math/quat.js';
 import type { ResetOptions, StepResult } from '../../../sim/env.js';
 import type { InMemoryRosBus } from '../../../zinfra/ros2/memory-graph.js';

@@ -2,7 +2,7 @@
 // how shapes are checked against the model, and how a batch is stacked into one buffer.
 import type { InferenceSession } from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import { elementCount, type DType, type NdArray } from '../../protocol/ndarray.js';
+import { elementCount, type DType, type NdArray } from '../../../protocol/ndarray.js';
 
 export type InputType = 'float32' | 'float64' | 'int64' | 'int32' | 'uint8' | 'bool';
 export type InputBuffer = Float32Array | Float64Array | BigInt64Array | Int32Array | Uint8Array;

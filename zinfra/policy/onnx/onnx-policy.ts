@@ -19,8 +19,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InferenceSession, type Tensor } from 'onnxruntime-node';
-import type { ErrorCode } from '../../protocol/errors.js';
-import type { NdArray, Observation } from '../../protocol/ndarray.js';
+import type { ErrorCode } from '../../../protocol/errors.js';
+import type { NdArray, Observation } from '../../../protocol/ndarray.js';
 import { readOnnxModelProps, type OnnxModelProps } from './onnx-model-props.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../policy.js';
 import {

@@ -11,9 +11,9 @@
 // the metadata's `action_horizon`/`action_dim` (a Zetta-served policy sends them), the `actionShape`
 // option, or the first reply. Once known it is fixed: a reply of another shape is rejected.
 // `metadata()` reports [0, 0] for a shape that is not known yet.
-import { decode, encode } from '../../protocol/codec.js';
-import { ProtocolError } from '../../protocol/errors.js';
-import type { Observation } from '../../protocol/ndarray.js';
+import { decode, encode } from '../../../protocol/codec.js';
+import { ProtocolError } from '../../../protocol/errors.js';
+import type { Observation } from '../../../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded } from '../errors.js';
 import { openConnection, type OpenpiConnection } from './connection.js';
 import {

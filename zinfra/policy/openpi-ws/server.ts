@@ -10,8 +10,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { decode, encode } from '../../protocol/codec.js';
-import { ProtocolError } from '../../protocol/errors.js';
+import { decode, encode } from '../../../protocol/codec.js';
+import { ProtocolError } from '../../../protocol/errors.js';
 import { metadataToOpenpi, readActions, readObservation } from './wire.js';
 import type { Policy } from '../policy.js';
 

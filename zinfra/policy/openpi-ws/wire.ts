@@ -1,8 +1,8 @@
 // What openpi's WebSocket messages contain, mapped to and from Zetta's types. openpi's protocol has
 // no schema of its own: the metadata frame is whatever dict the server was given (usually `{}`), a
 // request is the observation dict, and a reply is the policy's output dict plus `server_timing`.
-import { ProtocolError } from '../../protocol/errors.js';
-import { isNdArray, type NdArray, type Observation } from '../../protocol/ndarray.js';
+import { ProtocolError } from '../../../protocol/errors.js';
+import { isNdArray, type NdArray, type Observation } from '../../../protocol/ndarray.js';
 import type { PolicyMetadata, Timing } from '../policy.js';
 
 /** One openpi reply, read: actions as float32 (H, D), timings, and any other keys the policy returned. */

@@ -3,8 +3,8 @@
 // wants a Python-hosted policy next to a Node process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { awaitReadyLine, stopChild } from '../../child-process.js';
-import { packagePath } from '../../package-root.js';
+import { awaitReadyLine, stopChild } from '../../../util/child-process.js';
+import { packagePath } from '../../../util/package-root.js';
 
 /** Debian's interpreter sees python3-zmq/msgpack/numpy; a pyenv `python3` on the PATH may not. */
 export const DEFAULT_PYTHON = process.env.ZETTA_PYTHON ?? '/usr/bin/python3';

@@ -6,8 +6,8 @@
 // A random chunk depends only on the seed and the observation it answers (its numeric arrays), so
 // the same episode gets the same actions in this thread, in a rollout worker or over the wire,
 // whatever else is batched with it.
-import { f32, isNdArray, type Observation } from '../../protocol/ndarray.js';
-import { mulberry32 } from '../../seeded-random.js';
+import { f32, isNdArray, type Observation } from '../../../protocol/ndarray.js';
+import { mulberry32 } from '../../../util/seeded-random.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../policy.js';
 
 export type TrivialKind = 'open' | 'closed' | 'random';

@@ -11,7 +11,7 @@
 // - Memory is bounded: a full queue or a session over its in-flight cap gets Overloaded at once.
 // - swapPolicy() installs a new model version: queued requests of the old version still run on the
 //   old backend, which is closed once drained.
-import type { Observation } from '../../protocol/ndarray.js';
+import type { Observation } from '../../../protocol/ndarray.js';
 import { DeadlineExceeded, Overloaded } from '../errors.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../policy.js';
 import { BatchFill, DEFAULT_BATCH_FILL, type BatchFillOptions } from './batch-fill.js';

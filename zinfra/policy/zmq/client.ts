@@ -11,9 +11,9 @@
 // the dead server, so a returning server never serves stale observations.
 import { randomUUID } from 'node:crypto';
 import { Dealer } from 'zeromq';
-import { PROTOCOL_VERSION, decodeReply, encodeMessage, salvageId, type Reply, type Request, type WireMetadata } from '../../protocol/messages.js';
-import { ProtocolError } from '../../protocol/errors.js';
-import type { NdArray, Observation } from '../../protocol/ndarray.js';
+import { PROTOCOL_VERSION, decodeReply, encodeMessage, salvageId, type Reply, type Request, type WireMetadata } from '../../../protocol/messages.js';
+import { ProtocolError } from '../../../protocol/errors.js';
+import type { NdArray, Observation } from '../../../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded, PolicyUnavailable, RemoteError } from '../errors.js';
 import type { Policy, PolicyMetadata, PolicyResult, Timing } from '../policy.js';
 import { EncodeArena, type Lease } from './encode-arena.js';

@@ -2,8 +2,8 @@
 // until they are on the wire, so a buffer is only reused once the request it carried has provably
 // arrived — its reply came back. A request that timed out or was lost keeps its buffer forever
 // (the garbage collector takes it), never reused while ZeroMQ might still read it.
-import { encodeInto } from '../../protocol/codec.js';
-import { writeHotMessage } from '../../protocol/hot-wire.js';
+import { encodeInto } from '../../../protocol/codec.js';
+import { writeHotMessage } from '../../../protocol/hot-wire.js';
 
 export interface Lease {
   readonly bytes: Buffer;

@@ -4,8 +4,8 @@
 // requests go through an InferenceBatchScheduler, which batches them for the backend, bounds the
 // queue (OVERLOADED) and fails requests that cannot start before their deadline.
 import { Router } from 'zeromq';
-import { ERROR_CODES, isRetryable, ProtocolError, type ErrorCode } from '../../protocol/errors.js';
-import { checkActionChunk } from '../../protocol/hot-messages.js';
+import { ERROR_CODES, isRetryable, ProtocolError, type ErrorCode } from '../../../protocol/errors.js';
+import { checkActionChunk } from '../../../protocol/hot-messages.js';
 import {
   PROTOCOL_VERSION,
   actionChunkSchema,
@@ -14,10 +14,10 @@ import {
   salvageId,
   type InferRequest,
   type Reply,
-} from '../../protocol/messages.js';
+} from '../../../protocol/messages.js';
 import { InferenceBatchScheduler, type ScheduledResult, type SchedulerOptions } from './batch-scheduler.js';
 import { DeadlineExceeded, Overloaded } from '../errors.js';
-import type { NdArray } from '../../protocol/ndarray.js';
+import type { NdArray } from '../../../protocol/ndarray.js';
 import type { Policy, PolicyMetadata } from '../policy.js';
 import { SendQueue } from './send-queue.js';
 

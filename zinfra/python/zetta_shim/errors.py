@@ -1,4 +1,4 @@
-"""Typed errors of the wire, mirroring zinfra/protocol/errors.ts."""
+"""Typed errors of the wire, mirroring protocol/errors.ts."""
 from __future__ import annotations
 
 ERROR_CODES = frozenset(

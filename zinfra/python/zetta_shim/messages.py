@@ -1,6 +1,6 @@
 """The messages of the protocol: validating what clients send and building what the server replies.
 
-Mirrors the zod schemas in zinfra/protocol/messages.ts; a message that fails them is never passed on.
+Mirrors the zod schemas in protocol/messages.ts; a message that fails them is never passed on.
 """
 from __future__ import annotations
 

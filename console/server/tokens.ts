@@ -1,0 +1,124 @@
+// The console's access tokens. A token is 32 random bytes (base64url, prefixed `zc_`) shown once
+// when it is made; the store keeps only a scrypt hash of it with a salt of its own, so a copy of
+// the database gives nobody a working token. Checking a token hashes it with each row's salt and
+// compares in constant time (a handful of tokens per store, so a scan is cheap enough).
+import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { SkillInputError } from '../../skills/errors.js';
+import { openDatabase, type Db } from '../../skills/store/open.js';
+
+export const CONSOLE_ROLES = ['viewer', 'approver'] as const;
+export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
+
+/** Who a valid token belongs to: its name (the audit log's actor) and its role. */
+export interface TokenOwner {
+  readonly name: string;
+  readonly role: ConsoleRole;
+}
+
+export interface TokenListing extends TokenOwner {
+  readonly created_at: string;
+}
+
+const PREFIX = 'zc_';
+const TOKEN_BYTES = 32;
+/** The exact shape of a token: anything else is refused before any hashing (no scrypt on junk). */
+const TOKEN_SHAPE = /^zc_[A-Za-z0-9_-]{43}$/;
+/** A name is an audit actor: short, printable, no spaces. */
+const NAME_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;
+// scrypt's standard cost; the parameters travel in the stored hash so they can change later.
+const COST = { N: 16384, r: 8, p: 1 } as const;
+const KEY_BYTES = 32;
+
+interface TokenRow {
+  name: string;
+  role: ConsoleRole;
+  salt: string;
+  hash: string;
+}
+
+export function isConsoleRole(s: unknown): s is ConsoleRole {
+  return typeof s === 'string' && (CONSOLE_ROLES as readonly string[]).includes(s);
+}
+
+/** A new token for `name` with `role`, stored hashed in the skill store at `dbPath`; returned once. */
+export function createToken(dbPath: string, name: string, role: ConsoleRole): string {
+  if (!NAME_SHAPE.test(name)) throw new SkillInputError(`token name "${name}": use 1–64 letters, digits and _ . @ - (it is the actor in the audit log)`);
+  if (!isConsoleRole(role)) throw new SkillInputError(`token role "${String(role)}": must be viewer or approver`);
+  const token = PREFIX + randomBytes(TOKEN_BYTES).toString('base64url');
+  const salt = randomBytes(16).toString('base64url');
+  const hash = encodeHash(scryptSync(token, salt, KEY_BYTES, COST));
+  const db = openDatabase(dbPath);
+  try {
+    db.transaction(() => {
+      if (db.prepare('SELECT 1 FROM console_tokens WHERE name = ?').get(name)) {
+        throw new SkillInputError(`a console token named "${name}" already exists in ${dbPath}; choose another name`);
+      }
+      db.prepare('INSERT INTO console_tokens (name, role, salt, hash, created_at) VALUES (?, ?, ?, ?, ?)').run(name, role, salt, hash, new Date().toISOString());
+    }).immediate();
+  } finally {
+    db.close();
+  }
+  return token;
+}
+
+/** The owner of `token`, or null. `db` is an open store or the path of one. */
+export function verifyToken(db: Db | string, token: string): TokenOwner | null {
+  return withDb(db, (d) => {
+    if (!TOKEN_SHAPE.test(token)) return null;
+    for (const row of rows(d)) if (matches(row, (salt, bytes, cost) => scryptSync(token, salt, bytes, cost))) return owner(row);
+    return null;
+  });
+}
+
+/** verifyToken without blocking the event loop: scrypt runs on libuv's thread pool. */
+export async function verifyTokenAsync(db: Db, token: string): Promise<TokenOwner | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  for (const row of rows(db)) {
+    const parsed = decodeHash(row.hash);
+    if (!parsed) continue;
+    const derived = await scryptAsync(token, row.salt, parsed.key.length, parsed.cost);
+    if (timingSafeEqual(derived, parsed.key)) return owner(row);
+  }
+  return null;
+}
+
+/** Every token's name, role and creation time (never a hash). */
+export function listTokens(db: Db | string): TokenListing[] {
+  return withDb(db, (d) => d.prepare('SELECT name, role, created_at FROM console_tokens ORDER BY name').all() as TokenListing[]);
+}
+
+function withDb<T>(db: Db | string, f: (d: Db) => T): T {
+  if (typeof db !== 'string') return f(db);
+  const d = openDatabase(db);
+  try {
+    return f(d);
+  } finally {
+    d.close();
+  }
+}
+
+function rows(db: Db): TokenRow[] {
+  return db.prepare('SELECT name, role, salt, hash FROM console_tokens ORDER BY name').all() as TokenRow[];
+}
+
+function matches(row: TokenRow, derive: (salt: string, bytes: number, cost: ScryptOptions) => Buffer): boolean {
+  const parsed = decodeHash(row.hash);
+  return parsed !== null && timingSafeEqual(derive(row.salt, parsed.key.length, parsed.cost), parsed.key);
+}
+
+const owner = (row: TokenRow): TokenOwner => ({ name: row.name, role: row.role });
+
+/** `scrypt$N$r$p$key`: the cost parameters stay with the hash they made. */
+function encodeHash(key: Buffer): string {
+  return `scrypt$${COST.N}$${COST.r}$${COST.p}$${key.toString('base64url')}`;
+}
+
+function decodeHash(s: string): { cost: ScryptOptions; key: Buffer } | null {
+  const m = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)$/.exec(s);
+  if (!m) return null;
+  return { cost: { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) }, key: Buffer.from(m[4]!, 'base64url') };
+}
+
+function scryptAsync(token: string, salt: string, bytes: number, cost: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(token, salt, bytes, cost, (err, key) => (err ? reject(err) : resolve(key))));
+}
