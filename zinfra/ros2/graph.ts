@@ -30,6 +30,7 @@ export interface RosGraph {
   /** A std_srvs/Trigger service. */
   serveTrigger(name: string, handler: () => TriggerResponse): void;
   actionClient<G>(type: string, name: string): GoalSender<G>;
+  /** Declares `name` with its start value; `onSet` checks every later set, never the declaration. */
   declareParameter(name: string, value: number, onSet: ParameterCheck): void;
   close(): Promise<void>;
 }

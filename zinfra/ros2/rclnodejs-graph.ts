@@ -117,8 +117,10 @@ export class RclnodejsGraph implements RosGraph {
   }
 
   declareParameter(name: string, value: number, onSet: ParameterCheck): void {
-    this.checks.set(name, onSet);
+    // rclnodejs runs the set-parameters callback on the declaration too; the check guards later sets
+    // only (a fixed parameter refuses every set, its own declaration included), so it is armed after.
     this.node.declareParameter(new this.rcl.Parameter(name, this.rcl.ParameterType.PARAMETER_DOUBLE, value));
+    this.checks.set(name, onSet);
   }
 
   async close(): Promise<void> {
