@@ -115,10 +115,12 @@ module.exports = {
     },
     {
       name: 'critic-entered-through-its-index',
-      comment: 'Outside critic/, the critic is imported only through critic/index.ts, its public API.',
+      comment:
+        'Outside critic/, the critic is imported only through critic/index.ts, its public API, or critic/rules/describe.ts, ' +
+        'the rule describer the browser bundle imports (the index reaches node:fs, so the web cannot take it).',
       severity: 'error',
       from: { pathNot: '^critic/' },
-      to: { path: '^critic/', pathNot: '^critic/index\\.ts$' },
+      to: { path: '^critic/', pathNot: ['^critic/index\\.ts$', '^critic/rules/describe\\.ts$'] },
     },
     {
       name: 'no-circular',

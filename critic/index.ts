@@ -26,3 +26,5 @@ export {
   ALIGN_CHUNKS_TO_LAG, CriticRuntime, STEP_ABORT, STEP_HOLD, STEP_POLICY, STEP_RECOVERY, STEP_REENTER, WAIT_OUT_LAG,
   type CriticRuntimeOptions, type StepCode,
 } from './critic-runtime.js';
+export { OPS, isOp, opOf, type NaiveKit, type NaiveVerdict, type Op, type OpDef, type OpTable } from './rules/ops/index.js';
+export { describeCondition } from './rules/describe.js';

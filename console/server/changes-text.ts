@@ -1,7 +1,9 @@
 // A skill's change as lines a person reads at approval time: `+` a rule or program it adds, `~` one
 // it replaces (with the fields that differ from the base, when the base bundle can be found), `−`
-// one it removes. Conditions are written out (`derived.net_motion < 0.026`), not dumped as JSON.
+// one it removes. Conditions are written out (`derived.net_motion < 0.026`), not dumped as JSON, in
+// the same words as the skill page's (critic/rules/describe.ts).
 // Notes (descriptions, evidence) are not behaviour, so they never count as a difference.
+import { describeCondition } from '../../critic/index.js';
 import { canonicalJson } from '../../evolution/campaign/artifacts.js';
 import { withoutNotes } from '../../evolution/synthesis/bundle-files.js';
 import type { BundleEntry, EntryChanges, SkillChanges } from '../../skills/changes.js';
@@ -52,21 +54,9 @@ function describeProgram(p: BundleEntry): string {
   return `${steps.length ? steps.join(' → ') : 'no steps'}${budget}`;
 }
 
-const OPS: Readonly<Record<string, string>> = { lt: '<', le: '≤', gt: '>', ge: '≥', eq: '=', ne: '≠' };
-
-/** A rule-language condition (critic/rules/schema.ts) as text; an unknown shape as compact JSON. */
+/** A rule-language condition in the critic's one wording (critic/rules/describe.ts); an unknown shape as compact JSON. */
 export function condition(c: unknown): string {
-  const x = c as { op?: string; feature?: string; value?: number; window?: number; eps?: number; by?: number; cond?: unknown; args?: unknown[]; arg?: unknown };
-  if (!x || typeof x !== 'object' || typeof x.op !== 'string') return short(c);
-  if (x.op in OPS) return `${x.feature} ${OPS[x.op]} ${x.value}`;
-  switch (x.op) {
-    case 'stagnant': return `${x.feature} stagnant over ${x.window} steps (within ${x.eps})`;
-    case 'rising': case 'falling': return `${x.feature} ${x.op} by ${x.by ?? 0} over ${x.window} steps`;
-    case 'always': case 'eventually': return `${x.op} over ${x.window} steps (${condition(x.cond)})`;
-    case 'and': case 'or': return `(${(x.args ?? []).map(condition).join(` ${x.op} `)})`;
-    case 'not': return `not (${condition(x.arg)})`;
-    default: return short(c);
-  }
+  return describeCondition(c, short);
 }
 
 function proposal(p: unknown): string {

@@ -4,7 +4,7 @@
 import { CriticLoadError } from '../errors.js';
 import type { FeatureLayout } from '../features/layout.js';
 import { compileCondition } from '../rules/condition.js';
-import type { Condition } from '../rules/schema.js';
+import { opOf, type Condition } from '../rules/ops/index.js';
 import { TRUE } from '../rules/truth.js';
 
 /** True where the lag may be answered on this frame. */
@@ -23,26 +23,19 @@ export function compileLagCondition(
 ): LagCondition | null {
   if (spec === undefined || spec === false) return null;
   if (spec === true) return () => true;
-  const temporal = temporalOp(spec.when);
-  if (temporal) throw new CriticLoadError([key, 'when'], `"${temporal}" looks back over steps, but this condition is only asked at chunk boundaries: use comparisons, and, or, not`, file);
+  const lookingBack = lookBackOp(spec.when);
+  if (lookingBack !== undefined) throw new CriticLoadError([key, 'when'], `"${lookingBack}" looks back over steps, but this condition is only asked at chunk boundaries: use comparisons, and, or, not`, file);
   const fn = compileCondition(spec.when, [key, 'when'], { ...features, reg: new Float64Array(1) }, file).fn;
   return (values) => fn(values) === TRUE;
 }
 
-function temporalOp(c: Condition): string | undefined {
-  switch (c.op) {
-    case 'and':
-    case 'or':
-      return c.args.map(temporalOp).find((op) => op !== undefined);
-    case 'not':
-      return temporalOp(c.arg);
-    case 'stagnant':
-    case 'rising':
-    case 'falling':
-    case 'always':
-    case 'eventually':
-      return c.op;
-    default:
-      return undefined;
+/** The first op (depth first) that reads earlier steps, by its definition's look-back (rules/ops/). */
+function lookBackOp(c: Condition): string | undefined {
+  const op = opOf(c);
+  if (op.lookBack(c) !== null) return c.op;
+  for (const sub of op.children(c)) {
+    const found = lookBackOp(sub);
+    if (found !== undefined) return found;
   }
+  return undefined;
 }

@@ -1,39 +1,21 @@
 // The rule language as data: zod schemas for conditions and rules. A rule file is JSON; nothing in
-// it is ever evaluated as source text. `compile.ts` turns a parsed file into closures.
+// it is ever evaluated as source text. `compile.ts` turns a parsed file into closures. Each
+// condition op brings its own schema piece (ops/).
 import { z } from 'zod';
+import { OP_DEFS, type Condition, type SchemaKit } from './ops/index.js';
 import { CLAMP_AXES } from './proposal.js';
 
 /** Windows are preallocated ring buffers; this cap keeps a typo from allocating gigabytes. */
 export const MAX_WINDOW = 10_000;
 
-export const COMPARISON_OPS = ['lt', 'le', 'gt', 'ge', 'eq', 'ne'] as const;
-export type ComparisonOp = (typeof COMPARISON_OPS)[number];
+export { COMPARISON_OPS, type ComparisonOp, type Condition } from './ops/index.js';
 
-export type Condition =
-  /** feature (op) value; eq/ne are exact, meant for booleans (0/1) and counters. */
-  | { readonly op: ComparisonOp; readonly feature: string; readonly value: number }
-  /** max − min of the feature over the last `window` steps is below `eps`. */
-  | { readonly op: 'stagnant'; readonly feature: string; readonly window: number; readonly eps: number }
-  /** Net change over the last `window` steps exceeds `by` (rising: up; falling: down). */
-  | { readonly op: 'rising' | 'falling'; readonly feature: string; readonly window: number; readonly by?: number }
-  /** The sub-condition held at every (always) / at least one (eventually) of the last `window` steps. */
-  | { readonly op: 'always' | 'eventually'; readonly window: number; readonly cond: Condition }
-  | { readonly op: 'and' | 'or'; readonly args: readonly Condition[] }
-  | { readonly op: 'not'; readonly arg: Condition };
-
-const featureName = z.string().min(1);
-const window = z.number().int().min(1).max(MAX_WINDOW);
-
-export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
-  z.discriminatedUnion('op', [
-    z.strictObject({ op: z.enum(COMPARISON_OPS), feature: featureName, value: z.number() }),
-    z.strictObject({ op: z.literal('stagnant'), feature: featureName, window: window.min(2), eps: z.number().min(0) }),
-    z.strictObject({ op: z.enum(['rising', 'falling']), feature: featureName, window, by: z.number().min(0).optional() }),
-    z.strictObject({ op: z.enum(['always', 'eventually']), window, cond: ConditionSchema }),
-    z.strictObject({ op: z.enum(['and', 'or']), args: z.array(ConditionSchema).min(1) }),
-    z.strictObject({ op: z.literal('not'), arg: ConditionSchema }),
-  ]),
-);
+/** The discriminated union of every op's schema piece (ops/), over this same schema for sub-conditions. */
+export const ConditionSchema: z.ZodType<Condition> = z.lazy(() => {
+  const kit: SchemaKit<Condition> = { z, feature: z.string().min(1), window: z.number().int().min(1).max(MAX_WINDOW), condition: ConditionSchema };
+  const [first, ...rest] = OP_DEFS.map((op) => op.schema(kit));
+  return z.discriminatedUnion('op', [first!, ...rest]);
+});
 
 const priority = z.number().finite().default(0);
 

@@ -30,6 +30,12 @@ export interface CondContext {
   readonly privileged: boolean;
 }
 
+/** A compiled node of a condition: its closure, and its comparison as data when it is one. */
+export interface CompiledNode {
+  readonly fn: CondFn;
+  readonly leaf: Leaf | null;
+}
+
 /** A compiled condition plus the hooks that clear its temporal state (ring buffers). */
 export interface CompiledCondition {
   readonly fn: CondFn;

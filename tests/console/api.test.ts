@@ -422,8 +422,11 @@ describe('an empty store', () => {
 
 describe('a change as readable lines', () => {
   it('writes conditions out and marks added, replaced and removed entries', () => {
-    expect(condition({ op: 'and', args: [{ op: 'lt', feature: 'a', value: 1 }, { op: 'not', arg: { op: 'stagnant', feature: 'b', window: 5, eps: 0.01 } }] })).toBe('(a < 1 and not (b stagnant over 5 steps (within 0.01)))');
-    expect(condition({ op: 'always', window: 3, cond: { op: 'rising', feature: 'c', window: 4, by: 0.2 } })).toBe('always over 3 steps (c rising by 0.2 over 4 steps)');
+    // The skill page's wording too (critic/rules/describe.ts).
+    expect(condition({ op: 'and', args: [{ op: 'lt', feature: 'a', value: 1 }, { op: 'not', arg: { op: 'stagnant', feature: 'b', window: 5, eps: 0.01 } }] })).toBe('a < 1 and not (b stays within 0.01 over 5 steps)');
+    expect(condition({ op: 'always', window: 3, cond: { op: 'rising', feature: 'c', window: 4, by: 0.2 } })).toBe('at every one of the last 3 steps: c rises by more than 0.2 over 4 steps');
+    expect(condition({ op: 'or', args: [{ op: 'falling', feature: 'd', window: 2 }, { op: 'and', args: [{ op: 'eq', feature: 'e', value: 0 }, { op: 'ne', feature: 'f', value: 1 }] }] })).toBe('d falls over 2 steps or (e = 0 and f ≠ 1)');
+    expect(condition({ op: 'warp', feature: 'g' })).toBe('{"feature":"g","op":"warp"}'); // an unknown op: compact JSON
     const rule = { id: 'r1', when: { op: 'ge', feature: 'x', value: 2 }, propose: { action: 'clamp', scale: 0.5, priority: 4 }, safety: true, description: 'd' };
     const program = { id: 'p1', budget: 40, steps: [{ tool: 'lift', params: { speed: 0.5 } }, { tool: 'open_gripper', params: {} }] };
     const base = { rules: [{ ...rule, description: 'old words' }], programs: [{ ...program, steps: [{ tool: 'lift', params: { speed: 0.3 } }, program.steps[1]!] }] };

@@ -1,8 +1,10 @@
 // From a rule file to the table's nodes, still as plain objects: the set's distinct comparisons,
 // each rule's guards, its condition's nodes built children first, and per rule its root operand.
-// Operands are numbered as they are made: the comparisons first, then every node's output.
+// Operands are numbered as they are made: the comparisons first, then every node's output. Each
+// op adds its own nodes (its definition's `table.plan`, ops/) through the kit the builder lends it.
 import type { FeatureLayout } from '../../features/layout.js';
-import type { Condition, RuleFile, RuleSpec } from '../schema.js';
+import { opOf, type Condition, type Operand, type PlanKit } from '../ops/index.js';
+import type { RuleFile, RuleSpec } from '../schema.js';
 import type { GuardList } from './guards.js';
 import type { LogicNode } from './logic.js';
 import type { RuleNode } from './rule-nodes.js';
@@ -63,9 +65,7 @@ function collectComparisons(specs: readonly RuleSpec[], eligible: readonly boole
   const collect = (c: Condition): void => {
     const l = asComparison(c, slotOf);
     if (l) void (found.has(comparisonKey(l)) || found.set(comparisonKey(l), l));
-    else if (c.op === 'always' || c.op === 'eventually') collect(c.cond);
-    else if (c.op === 'not') collect(c.arg);
-    else if (c.op === 'and' || c.op === 'or') c.args.forEach(collect);
+    else opOf(c).children(c).forEach(collect);
   };
   specs.forEach((s, i) => {
     if (!eligible[i]) return;
@@ -109,42 +109,35 @@ class NodeBuilder {
     return this.index.get(comparisonKey(asComparison(c, this.slotOf)!))!;
   }
 
-  /** Operand of a condition of rule `rule`, and whether it reads a temporal node. */
-  operand(c: Condition, rule: number): { o: number; temporal: boolean } {
+  /** Operand of a condition of rule `rule`, and whether it reads a temporal node (its op plans it: ops/). */
+  operand(c: Condition, rule: number): Operand {
     if (asComparison(c)) return { o: this.comparison(c), temporal: false };
-    switch (c.op) {
-      case 'stagnant':
-        return this.temporal(rule, 'stagnant', this.stagnant.push({ slot: this.slotOf(c.feature), win: c.window, eps: c.eps, out: this.nextOperand, rule }));
-      case 'rising':
-      case 'falling': {
-        const node = { slot: this.slotOf(c.feature), win: c.window, by: c.by ?? 0, sign: c.op === 'rising' ? 1 : -1, out: this.nextOperand, rule };
-        return this.temporal(rule, 'trend', this.trend.push(node));
-      }
-      case 'always':
-      case 'eventually': {
-        const sub = this.operand(c.cond, rule);
-        return this.temporal(rule, 'window', this.windows.push({ sub: sub.o, win: c.window, always: c.op === 'always', out: this.nextOperand, rule }));
-      }
-      case 'not':
-      case 'and':
-      case 'or':
-        return this.logic(c, rule);
-      default:
-        throw new Error(`rule table: unexpected condition op "${c.op}"`); // excluded by tableEligible()
-    }
+    return opOf(c).table.plan(c, this.kit(rule));
+  }
+
+  /** What an op's plan adds its nodes through, for rule `rule`. */
+  private kit(rule: number): PlanKit<Condition> {
+    return {
+      slotOf: this.slotOf,
+      operand: (sub) => this.operand(sub, rule),
+      comparison: (l) => ({ o: this.index.get(comparisonKey(l))!, temporal: false }),
+      stagnant: (feature, win, eps) => this.temporal(rule, 'stagnant', this.stagnant.push({ slot: this.slotOf(feature), win, eps, out: this.nextOperand, rule })),
+      trend: (feature, win, by, rising) => this.temporal(rule, 'trend', this.trend.push({ slot: this.slotOf(feature), win, by, sign: rising ? 1 : -1, out: this.nextOperand, rule })),
+      window: (sub, win, always) => this.temporal(rule, 'window', this.windows.push({ sub: sub.o, win, always, out: this.nextOperand, rule })),
+      logic: (op, args) => this.logic(op, args, rule),
+    };
   }
 
   /** A temporal node just pushed (its kind's `count`-th): its operand. */
-  private temporal(rule: number, kind: RuleNode['kind'], count: number): { o: number; temporal: boolean } {
+  private temporal(rule: number, kind: RuleNode['kind'], count: number): Operand {
     this.nodesOf[rule]!.push({ kind, id: count - 1 });
     return { o: this.nextOperand++, temporal: true };
   }
 
-  private logic(c: Extract<Condition, { op: 'not' | 'and' | 'or' }>, rule: number): { o: number; temporal: boolean } {
-    const parts = c.op === 'not' ? [this.operand(c.arg, rule)] : c.args.map((a) => this.operand(a, rule));
-    if (c.op !== 'not' && parts.length === 1) return parts[0]!;
+  /** An and / or / not node over operands already made: after the temporal phases if one of them is temporal. */
+  private logic(op: LogicNode['op'], parts: readonly Operand[], rule: number): Operand {
     const temporal = parts.some((p) => p.temporal);
-    (temporal ? this.mixed : this.pure).push({ op: c.op, rule, out: this.nextOperand, args: parts.map((p) => p.o) });
+    (temporal ? this.mixed : this.pure).push({ op, rule, out: this.nextOperand, args: parts.map((p) => p.o) });
     return { o: this.nextOperand++, temporal };
   }
 }

@@ -1,8 +1,9 @@
 // Rules and recovery programs in words, for the change lists: a condition tree (critic/rules/
 // schema.ts) as one readable line, a rule as "when … for N steps → recovery X (priority P)", a
 // program as its numbered tool steps. Anything of an unknown shape falls back to compact JSON.
-
-const COMPARE: Record<string, string> = { lt: '<', le: '≤', gt: '>', ge: '≥', eq: '=', ne: '≠' };
+// Conditions are worded by the critic's describer, which the server's change lists use too; it
+// imports nothing node-only, so it is bundled here as it is.
+import { describeCondition } from '../../../../critic/rules/describe.js';
 
 type Json = Record<string, unknown>;
 
@@ -10,30 +11,9 @@ function isObject(x: unknown): x is Json {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+/** A condition in the critic's one wording, the server's change lists' too. */
 export function conditionText(c: unknown): string {
-  if (!isObject(c)) return JSON.stringify(c);
-  const op = String(c['op']);
-  const feature = String(c['feature'] ?? '');
-  if (op in COMPARE) return `${feature} ${COMPARE[op]} ${String(c['value'])}`;
-  switch (op) {
-    case 'stagnant':
-      return `${feature} stays within ${String(c['eps'])} over ${String(c['window'])} steps`;
-    case 'rising':
-    case 'falling':
-      return `${feature} ${op === 'rising' ? 'rises' : 'falls'}${c['by'] !== undefined ? ` by more than ${String(c['by'])}` : ''} over ${String(c['window'])} steps`;
-    case 'always':
-    case 'eventually':
-      return `${op === 'always' ? 'at every one' : 'at least once'} of the last ${String(c['window'])} steps: ${conditionText(c['cond'])}`;
-    case 'and':
-    case 'or': {
-      const args = Array.isArray(c['args']) ? c['args'] : [];
-      return args.map((a) => (isObject(a) && (a['op'] === 'and' || a['op'] === 'or') ? `(${conditionText(a)})` : conditionText(a))).join(` ${op} `);
-    }
-    case 'not':
-      return `not (${conditionText(c['arg'])})`;
-    default:
-      return JSON.stringify(c);
-  }
+  return describeCondition(c);
 }
 
 export function proposalText(p: unknown): string {
