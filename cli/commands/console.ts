@@ -1,4 +1,4 @@
-// `zetta console`: the operator console in a browser (skills/console), and `zetta console token
+// `zetta console`: the operator console in a browser (console/), and `zetta console token
 // create`, the access tokens it accepts. The server is another client of the skill store: every
 // approval is the store's own transaction, audited with the token's name as the actor.
 import { resolve } from 'node:path';
@@ -36,7 +36,9 @@ export const consoleCommand: Command = {
     const f = readFlags(argv, SERVE_FLAGS);
     if (f === 'help') return printHelp(HELP);
     const { createConsoleServer } = await import('../../console/server/index.js');
-    const app = await createConsoleServer({ db: resolve(f.db), runs: resolve(f.runs), webRoot: packagePath('dist', 'console-web'), host: f.host });
+    // the run report's reader sits beside its writer in experiments/, above the console: handed in here
+    const { parseRunReport } = await import('../../experiments/run/run-report-reader.js');
+    const app = await createConsoleServer({ db: resolve(f.db), runs: resolve(f.runs), webRoot: packagePath('dist', 'console-web'), host: f.host, readRunReport: parseRunReport });
     const address = await app.listen({ host: f.host, port: f.port });
     process.stderr.write(`console at ${address} (skills from ${resolve(f.db)}, runs from ${resolve(f.runs)}); log in with a token from zetta console token create\n`);
     // tests and scripts read the address from stdout

@@ -2,16 +2,12 @@
 // handlers (ApiError), fastify itself (bad JSON, a body too large, a wrong content type) or a plugin
 // (@fastify/static refusing a path). Unexpected errors are logged and answered as `internal`
 // without their details; the skill library's input errors are written for people, so they pass.
+// The shape is the API contract's ErrorBody.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { SkillInputError } from '../../skills/errors.js';
+import type { ErrorBody, ErrorCode } from '../contract/index.js';
 
-export type ErrorCode =
-  | 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large'
-  | 'unsupported_media_type' | 'rate_limited' | 'internal' | 'unavailable';
-
-export interface ErrorBody {
-  readonly error: { readonly code: ErrorCode; readonly message: string };
-}
+export type { ErrorBody, ErrorCode } from '../contract/index.js';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

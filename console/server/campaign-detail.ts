@@ -1,63 +1,50 @@
 // One campaign's files in full: its report, each generation's clusters, diagnoses and candidates
 // (synthesis, shadow replay, gates), the episodes its rollouts recorded, and the bundle it started
-// from (so a skill's replaced rules can be compared with what they replaced).
+// from (so a skill's replaced rules can be compared with what they replaced). Answers are the API
+// contract's types; evolution's files are mapped into them by campaign-views.ts.
 import { join } from 'node:path';
+import type { CandidateVerdict as EvolutionVerdict } from '../../evolution/campaign/gating.js';
+import type { ClusteringArtifact, DiagnosesArtifact } from '../../evolution/campaign/generation.js';
+import type { ShadowReport as EvolutionShadow } from '../../evolution/shadow-replay.js';
 import { NO_BUNDLE } from '../../evolution/synthesis/bundle-files.js';
+import type { CandidateSpec as EvolutionSpec } from '../../evolution/synthesis/synthesize.js';
 import { entryChanges, type BundleEntry, type SkillChanges } from '../../skills/changes.js';
+import type { CampaignDetail, CampaignRow, CandidateArtifacts, EpisodeRef, GenerationArtifacts } from '../contract/index.js';
+import { clustersView, diagnosesView, reportView, shadowView, synthesisView, verdictView } from './campaign-views.js';
 import type { BaseEntries } from './changes-text.js';
-import { findCampaign, type CampaignListing } from './campaigns.js';
+import { findCampaign, readCampaignReport } from './campaigns.js';
 import { isRecord, listDir, readJsonOrNull, relativeToRuns } from './run-files.js';
 
-export interface CandidateFiles {
-  readonly k: number;
-  readonly synthesis: unknown;
-  readonly shadow: unknown;
-  readonly gates: unknown;
-  /** The candidate's bundle against its parent's (skills/changes.ts), when both are in the campaign. */
-  readonly changes: SkillChanges | null;
+export function campaignDetail(runs: string, root: string, listing: CampaignRow): CampaignDetail {
+  const report = readCampaignReport(runs, root);
+  return { campaign: listing, report: report ? reportView(report) : null, generations: generations(root) };
 }
 
-export interface GenerationFiles {
-  readonly generation: number;
-  readonly clusters: unknown;
-  readonly diagnoses: unknown;
-  readonly candidates: readonly CandidateFiles[];
+function generations(root: string): GenerationArtifacts[] {
+  return numbered(root, /^gen-(\d+)$/).map(([generation, dir]) => {
+    const clusters = readJsonOrNull<ClusteringArtifact>(join(dir, 'clusters.json'));
+    const diagnoses = readJsonOrNull<DiagnosesArtifact>(join(dir, 'diagnoses.json'));
+    return {
+      generation,
+      clusters: clusters ? clustersView(clusters) : null,
+      diagnoses: diagnoses ? diagnosesView(diagnoses) : null,
+      candidates: numbered(join(dir, 'candidates'), /^k(\d+)$/).map(([k, c]) => candidateArtifacts(root, k, c)),
+    };
+  });
 }
 
-export interface CampaignDetail {
-  readonly campaign: CampaignListing;
-  readonly report: unknown;
-  readonly generations: readonly GenerationFiles[];
-}
-
-export interface EpisodeListing {
-  /** Relative to runs: what GET /api/episode?path= takes. */
-  readonly path: string;
-  /** The bundle's folder under rollouts/ (the first 12 hex digits of its sha256). */
-  readonly bundle: string;
-  /** dev-g<g>, dev-g<g>.<control>, heldout, confirmation. */
-  readonly split: string;
-  readonly task: string;
-  readonly seed: number;
-}
-
-export function campaignDetail(root: string, listing: CampaignListing): CampaignDetail {
-  return { campaign: listing, report: readJsonOrNull(join(root, 'report.json')), generations: generations(root) };
-}
-
-function generations(root: string): GenerationFiles[] {
-  return numbered(root, /^gen-(\d+)$/).map(([generation, dir]) => ({
-    generation,
-    clusters: readJsonOrNull(join(dir, 'clusters.json')),
-    diagnoses: readJsonOrNull(join(dir, 'diagnoses.json')),
-    candidates: numbered(join(dir, 'candidates'), /^k(\d+)$/).map(([k, c]) => ({
-      k,
-      synthesis: readJsonOrNull(join(c, 'synthesis.json')),
-      shadow: readJsonOrNull(join(c, 'shadow.json')),
-      gates: readJsonOrNull(join(c, 'gates.json')),
-      changes: candidateChanges(root, readJsonOrNull(join(c, 'synthesis.json'))),
-    })),
-  }));
+/** candidates/k<i>/: evolution reads these back as its own types (ArtifactStore.get), and so does the console. */
+function candidateArtifacts(root: string, k: number, dir: string): CandidateArtifacts {
+  const synthesis = readJsonOrNull<EvolutionSpec>(join(dir, 'synthesis.json'));
+  const shadow = readJsonOrNull<EvolutionShadow>(join(dir, 'shadow.json'));
+  const gates = readJsonOrNull<EvolutionVerdict>(join(dir, 'gates.json'));
+  return {
+    k,
+    synthesis: synthesis ? synthesisView(synthesis) : null,
+    shadow: shadow ? shadowView(shadow) : null,
+    gates: gates ? verdictView(gates) : null,
+    changes: candidateChanges(root, synthesis),
+  };
 }
 
 /** What a candidate changes in its parent: both bundles are under bundles/<sha12>/ of the campaign. */
@@ -74,7 +61,6 @@ function candidateChanges(root: string, synthesis: unknown): SkillChanges | null
   };
 }
 
-
 /** Subfolders whose name matches `pattern` (one numeric group), as [number, path], in numeric order. */
 function numbered(dir: string, pattern: RegExp): [number, string][] {
   return (listDir(dir) ?? [])
@@ -84,8 +70,8 @@ function numbered(dir: string, pattern: RegExp): [number, string][] {
 }
 
 /** Every recorded episode: rollouts/<sha12>/<split>/episodes/<task>/<seed>.mcap. */
-export function campaignEpisodes(runs: string, root: string): EpisodeListing[] {
-  const out: EpisodeListing[] = [];
+export function campaignEpisodes(runs: string, root: string): EpisodeRef[] {
+  const out: EpisodeRef[] = [];
   const rollouts = join(root, 'rollouts');
   for (const bundle of subfolders(rollouts)) {
     for (const split of subfolders(join(rollouts, bundle))) {

@@ -1,33 +1,22 @@
 // Evolution campaigns under the runs folder, read as evolution wrote them (evolution/README.md): a
 // campaign root is a folder with manifest.json and state.json, found up to 4 levels down (a `zetta
-// run` puts its campaign at runs/<run>/evolution/<name>/). Nothing here writes or locks: a
-// campaign may be running while the console reads it, and its files are replaced atomically.
+// run` puts its campaign at runs/<run>/evolution/<name>/). The manifest and the report are read
+// with evolution's own readers (the schemas they were written with), so a folder whose manifest or
+// report they refuse is not shown as a campaign. Nothing here writes or locks: a campaign may be
+// running while the console reads it, and its files are replaced atomically.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, sha256 } from '../../evolution/campaign/artifacts.js';
-import { isRecord, readJsonOrNull, relativeToRuns, walkFolders } from './run-files.js';
+import { MANIFEST_FILE, campaignId, parseManifest } from '../../evolution/campaign/manifest.js';
+import type { CampaignReport } from '../../evolution/report/report.js';
+import { REPORT_FILE, parseCampaignReport } from '../../evolution/report/report-reader.js';
+import type { CampaignRow } from '../contract/index.js';
+import { isRecord, readJsonOrNull, readTextOrNull, relativeToRuns, walkFolders } from './run-files.js';
 
 export const CAMPAIGN_SEARCH_DEPTH = 4;
 
-export interface CampaignListing {
-  /** The campaign id: report.json's campaign_id, else the first 12 hex digits of the manifest's sha256. */
-  readonly id: string;
-  /** The root, relative to runs. */
-  readonly dir: string;
-  readonly world: string;
-  readonly task: string;
-  readonly suite: string;
-  readonly perturbation: string;
-  readonly phase: string;
-  readonly generation: number;
-  readonly candidate: number | null;
-  /** From report.json; null until the campaign has written one. */
-  readonly promoted: boolean | null;
-}
-
 export interface CampaignRef {
   readonly root: string;
-  readonly listing: CampaignListing;
+  readonly listing: CampaignRow;
 }
 
 /** Every campaign root under runs (absolute paths, in walk order). Roots are not searched inside. */
@@ -35,7 +24,7 @@ export function findCampaignRoots(runs: string, depth = CAMPAIGN_SEARCH_DEPTH): 
   const roots: string[] = [];
   walkFolders(runs, depth, (dir, entries) => {
     const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
-    if (files.has('manifest.json') && files.has('state.json')) {
+    if (files.has(MANIFEST_FILE) && files.has('state.json')) {
       roots.push(dir);
       return false;
     }
@@ -44,29 +33,39 @@ export function findCampaignRoots(runs: string, depth = CAMPAIGN_SEARCH_DEPTH): 
   return roots;
 }
 
-/** A root's listing; null when its manifest or state cannot be read (a foreign folder, say). */
-export function readCampaign(runs: string, root: string): CampaignListing | null {
+/** A root's listing; null when its manifest, state or report cannot be read (a foreign folder, say). */
+export function readCampaign(runs: string, root: string): CampaignRow | null {
   try {
-    const manifest = readJsonOrNull(join(root, 'manifest.json'));
+    const manifestText = readTextOrNull(join(root, MANIFEST_FILE));
     const state = readJsonOrNull(join(root, 'state.json'));
-    if (!isRecord(manifest) || !isRecord(state)) return null;
-    const report = readJsonOrNull(join(root, 'report.json'));
-    const perturbation = isRecord(manifest.perturbation) ? String(manifest.perturbation.name) : 'nominal';
+    if (manifestText === null || !isRecord(state)) return null;
+    const manifest = parseManifest(manifestText, join(relativeToRuns(runs, root), MANIFEST_FILE));
+    const report = readCampaignReport(runs, root);
     return {
-      id: campaignIdOf(manifest, report),
+      // evolution's campaignId names a campaign before its report does
+      id: report?.campaign_id ?? campaignId(manifest),
       dir: relativeToRuns(runs, root),
-      world: typeof manifest.world === 'string' ? manifest.world : 'tabletop',
-      task: String(manifest.task ?? ''),
-      suite: String(manifest.suite ?? ''),
-      perturbation,
+      world: manifest.world,
+      task: manifest.task,
+      suite: manifest.suite,
+      perturbation: manifest.perturbation?.name ?? 'nominal',
       phase: String(state.phase ?? ''),
       generation: typeof state.generation === 'number' ? state.generation : 0,
       candidate: typeof state.candidate === 'number' ? state.candidate : null,
-      promoted: isRecord(report) && typeof report.promoted === 'boolean' ? report.promoted : null,
+      promoted: report?.promoted ?? null,
     };
   } catch {
-    return null; // half a folder copied by hand, a file that is not JSON: not a campaign we can show
+    return null; // half a folder copied by hand, a file its reader refuses: not a campaign we can show
   }
+}
+
+/**
+ * The campaign's report.json, read with evolution's report reader; null until the campaign has
+ * written one. A report the reader refuses throws (ArtifactFormatError), named relative to runs.
+ */
+export function readCampaignReport(runs: string, root: string): CampaignReport | null {
+  const text = readTextOrNull(join(root, REPORT_FILE));
+  return text === null ? null : parseCampaignReport(text, join(relativeToRuns(runs, root), REPORT_FILE));
 }
 
 /** Every readable campaign under runs. */
@@ -80,12 +79,6 @@ export function listCampaigns(runs: string): CampaignRef[] {
 /** The campaign with this id (the first in walk order when a copy of it lies elsewhere), or null. */
 export function findCampaign(runs: string, id: string): CampaignRef | null {
   return listCampaigns(runs).find((c) => c.listing.id === id) ?? null;
-}
-
-function campaignIdOf(manifest: Record<string, unknown>, report: unknown): string {
-  if (isRecord(report) && typeof report.campaign_id === 'string') return report.campaign_id;
-  // evolution's campaignId: the manifest's canonical JSON, hashed (manifest.ts)
-  return sha256(canonicalJson(manifest)).slice(0, 12);
 }
 
 /** What changes whenever state.json is replaced (atomic writes give it a new inode each time). */

@@ -2,44 +2,35 @@
 // name, what the critic proposed and the governor decided, who acted, the milestones, and the
 // gripper's and each object's position, laid out as the recorder's frame transforms read them
 // (foxglove-scene.ts: the gripper at state[0..2]; objects as consecutive poses of `dim` numbers,
-// position first, in the header's objectNames order).
+// position first, in the header's objectNames order). The answer is the API contract's EpisodeData,
+// the recording's header and summary mapped into it field by field.
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
-import type { CriticProposal, EpisodeHeader, EpisodeSummary, GovernorDecision, StepRecord } from '../../zinfra/recording/episode-record.js';
+import type { EpisodeHeader, EpisodeSummary, StepRecord } from '../../zinfra/recording/episode-record.js';
+import type { EpisodeData, EpisodeHeader as HeaderView, EpisodeStep, EpisodeSummary as SummaryView, Vec3 } from '../contract/index.js';
 
-export type Vec3 = [number, number, number];
-
-export interface StepView {
-  /** The step's index (control period `1 / header.controlHz` seconds each). */
-  readonly t: number;
-  /** Seconds from the episode's start. */
-  readonly time_s: number;
-  /** Feature name → value; null where the value was not finite (not observed, not applicable). */
-  readonly features: Record<string, number | null>;
-  readonly proposals: readonly CriticProposal[];
-  readonly decision: GovernorDecision | null;
-  readonly source: string;
-  readonly milestones: readonly string[];
-  readonly gripper: Vec3;
-  readonly objects: Record<string, Vec3>;
-  readonly action: readonly number[];
-  readonly policy_action: readonly number[] | null;
-  readonly reward: number;
-}
-
-export interface EpisodeView {
-  readonly header: EpisodeHeader;
-  readonly summary: EpisodeSummary | null;
-  readonly steps: readonly StepView[];
-}
-
-export async function episodeView(path: string): Promise<EpisodeView> {
+export async function episodeView(path: string): Promise<EpisodeData> {
   const record = await readEpisode(path);
   const { header } = record;
   const hz = header.controlHz > 0 ? header.controlHz : 1;
-  return { header, summary: record.summary, steps: record.steps.map((s) => stepView(s, header, hz)) };
+  return { header: headerView(header), summary: record.summary ? summaryView(record.summary) : null, steps: record.steps.map((s) => stepView(s, header, hz)) };
 }
 
-function stepView(s: StepRecord, header: EpisodeHeader, hz: number): StepView {
+function headerView(h: EpisodeHeader): HeaderView {
+  return {
+    episodeId: h.episodeId, task: h.task, suite: h.suite, seed: h.seed, resetDigest: h.resetDigest, instruction: h.instruction, controlHz: h.controlHz,
+    perturbation: h.perturbation, policy: h.policy, critic: h.critic, featureNames: h.featureNames, objectNames: h.objectNames,
+  };
+}
+
+function summaryView(s: EpisodeSummary): SummaryView {
+  return {
+    success: s.success, steps: s.steps, milestones: s.milestones, infraFailure: s.infraFailure, physicsDivergence: s.physicsDivergence,
+    policyActions: s.policyActions, unmodifiedPolicyActions: s.unmodifiedPolicyActions, recoveryActions: s.recoveryActions,
+    milestonesDuringRecovery: s.milestonesDuringRecovery, wallMs: s.wallMs,
+  };
+}
+
+function stepView(s: StepRecord, header: EpisodeHeader, hz: number): EpisodeStep {
   return {
     t: s.step,
     time_s: s.step / hz,

@@ -4,3 +4,4 @@ export { createConsoleServer, type ConsoleServerOptions } from './server.js';
 export { CONSOLE_ROLES, createToken, isConsoleRole, listTokens, verifyToken, verifyTokenAsync, type ConsoleRole, type TokenListing, type TokenOwner } from './tokens.js';
 export { SESSION_COOKIE } from './sessions.js';
 export type { ErrorBody, ErrorCode } from './api-error.js';
+export type { RunReportRead, RunReportReader } from './run-reports.js';

@@ -2,9 +2,11 @@
 // replaced since the last poll sends a `campaign` event with its phase, generation and candidate
 // (all of them once on connect); a comment every 15 s keeps proxies from closing a quiet stream.
 // Each connection polls for itself and stops when its client goes; the list of campaign roots is
-// shared and refreshed every few seconds, since walking the folder is the expensive part.
+// shared and refreshed every few seconds, since walking the folder is the expensive part. Each
+// event's data is the API contract's LiveEvent.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { LiveEvent } from '../contract/index.js';
 import { findCampaignRoots, readCampaign, stateStamp } from './campaigns.js';
 
 export interface LiveOptions {
@@ -37,7 +39,7 @@ export function liveRoutes(app: FastifyInstance, runs: string, o: LiveOptions = 
         if (stamp === null || seen.get(root) === stamp) continue;
         seen.set(root, stamp);
         const c = readCampaign(runs, root);
-        if (c) stream.write(event('campaign', { id: c.id, dir: c.dir, phase: c.phase, generation: c.generation, candidate: c.candidate }));
+        if (c) stream.write(campaignEvent({ id: c.id, dir: c.dir, phase: c.phase, generation: c.generation, candidate: c.candidate }));
       }
     };
     const poll = setInterval(safely(tick, request.log), pollMs);
@@ -62,8 +64,8 @@ export function liveRoutes(app: FastifyInstance, runs: string, o: LiveOptions = 
   });
 }
 
-function event(name: string, data: unknown): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+function campaignEvent(data: LiveEvent): string {
+  return `event: campaign\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** The campaign roots, walked again only when the last walk is older than `ttlMs`. */

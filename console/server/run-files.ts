@@ -58,16 +58,23 @@ export function listDir(dir: string): Dirent[] | null {
   }
 }
 
-/** A JSON file's content, or null when there is no such file. A file that does not parse is an error. */
-export function readJsonOrNull<T = unknown>(path: string): T | null {
-  let text: string;
+/**
+ * A file's text, or null when there is no such file. The console reads every file through here;
+ * an artifact with a reader of its own (beside its writer, with the writer's schema) gets the text.
+ */
+export function readTextOrNull(path: string): string | null {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as { code?: string }).code === 'ENOENT' || (err as { code?: string }).code === 'ENOTDIR') return null;
     throw err;
   }
-  return JSON.parse(text) as T;
+}
+
+/** A JSON file's content, or null when there is no such file. A file that does not parse is an error. */
+export function readJsonOrNull<T = unknown>(path: string): T | null {
+  const text = readTextOrNull(path);
+  return text === null ? null : (JSON.parse(text) as T);
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

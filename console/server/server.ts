@@ -12,6 +12,7 @@ import { installAuth } from './auth.js';
 import { failureLimiter } from './failure-limit.js';
 import { liveRoutes, type LiveOptions } from './live.js';
 import { runRoutes } from './run-routes.js';
+import type { RunReportReader } from './run-reports.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { SessionStore } from './sessions.js';
 import { sessionRoutes } from './session-routes.js';
@@ -24,6 +25,11 @@ export interface ConsoleServerOptions {
   readonly db: string;
   /** The runs folder: campaigns, `zetta run` reports, episodes. */
   readonly runs: string;
+  /**
+   * How a `zetta run` report.json is read: its reader beside its writer (experiments/run/
+   * run-report-reader.ts parseRunReport), which sits above the console and so is passed in.
+   */
+  readonly readRunReport: RunReportReader;
   /** The built front end (index.html and its assets). */
   readonly webRoot: string;
   /** The address the caller will listen on (default 127.0.0.1); on loopback, non-loopback Host names are refused. */
@@ -68,7 +74,7 @@ async function setUp(app: FastifyInstance, store: SkillStore, o: ConsoleServerOp
   installAuth(app, { sessions, verify, limiter, host: o.host ?? '127.0.0.1' });
   sessionRoutes(app, { sessions, verify, limiter });
   skillRoutes(app, store, runs);
-  runRoutes(app, runs);
+  runRoutes(app, runs, o.readRunReport);
   liveRoutes(app, runs, o.live);
   await registerWeb(app, o.webRoot);
 }

@@ -1,8 +1,10 @@
 // Logging in and out. POST /api/login trades a token for a session cookie (HttpOnly, so page
 // scripts never see it; SameSite=Strict, so other sites' pages never send it; Secure whenever the
 // request came over TLS) and answers the session's CSRF token, which the page sends back as
-// `x-csrf-token`. Failed logins count against the client's address (failure-limit.ts).
+// `x-csrf-token`. Failed logins count against the client's address (failure-limit.ts). Answers and
+// the login body are the API contract's types.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { LoginAnswer, LoginBody, LogoutAnswer, Session } from '../contract/index.js';
 import { badRequest, unauthorized } from './api-error.js';
 import { principalOf } from './auth.js';
 import type { FailureLimiter } from './failure-limit.js';
@@ -16,9 +18,10 @@ export interface SessionRouteOptions {
 }
 
 export function sessionRoutes(app: FastifyInstance, o: SessionRouteOptions): void {
-  app.post('/api/login', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/api/login', { config: { access: 'public' } }, async (request, reply): Promise<LoginAnswer> => {
     await o.limiter.check(request);
-    const token = (request.body as { token?: unknown } | undefined)?.token;
+    // the body is whatever the client sent: a LoginBody once its token is checked here
+    const token = (request.body as Partial<Record<keyof LoginBody, unknown>> | undefined)?.token;
     if (typeof token !== 'string' || token.length === 0) throw badRequest('the body must be {"token": "<token>"}');
     const owner = await o.verify(token);
     if (!owner) {
@@ -30,14 +33,14 @@ export function sessionRoutes(app: FastifyInstance, o: SessionRouteOptions): voi
     return { name: session.name, role: session.role, csrf: session.csrf };
   });
 
-  app.post('/api/logout', { config: { access: 'viewer' } }, async (request, reply) => {
+  app.post('/api/logout', { config: { access: 'viewer' } }, async (request, reply): Promise<LogoutAnswer> => {
     const p = principalOf(request);
     if (p.session) o.sessions.delete(p.session.id);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   });
 
-  app.get('/api/session', { config: { access: 'viewer' } }, async (request) => {
+  app.get('/api/session', { config: { access: 'viewer' } }, async (request): Promise<Session> => {
     const p = principalOf(request);
     return { name: p.name, role: p.role, csrf: p.session?.csrf ?? null };
   });

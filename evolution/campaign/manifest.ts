@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { FeatureLayout } from '../../critic/index.js';
 import { PACKAGE_ROOT, packagePath } from '../../util/package-root.js';
+import { parseArtifactText } from './artifact-format.js';
 import { canonicalJson, sha256 } from './artifacts.js';
 import { assertDisjoint, devSeedsFor } from './seeds.js';
 
@@ -51,6 +52,17 @@ export const ManifestSchema = z.strictObject({
   code_version: z.string(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** The manifest's file name in a campaign root. */
+export const MANIFEST_FILE = 'manifest.json';
+
+/**
+ * manifest.json read back: its text checked with the schema it was written with. A file that is not
+ * JSON or not a manifest of this version throws ArtifactFormatError naming what is wrong.
+ */
+export function parseManifest(text: string, file: string = MANIFEST_FILE): Manifest {
+  return parseArtifactText(text, ManifestSchema, file, 'a campaign manifest');
+}
 
 /** The preregistration: every seed any rollout of the campaign will use, fixed up front. */
 export interface Preregistration {

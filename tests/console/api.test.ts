@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillInputError, SkillStore, verifyStore } from '../../skills/index.js';
 import { createConsoleServer, createToken, verifyToken } from '../../console/server/index.js';
 import { changesText, condition } from '../../console/server/changes-text.js';
+import { parseRunReport } from '../../experiments/run/run-report-reader.js';
 import { EpisodeWriter } from '../../zinfra/recording/episode-writer.js';
 import { tmp } from '../skills/campaign.js';
 import { INDEX, SECRET, addVariant, makeWorld, server, type World } from './fixture.js';
@@ -388,7 +389,8 @@ describe('the runs folder', () => {
     expect(first.data).toMatchObject({ id: w.campaignId, dir: w.campaignDir, phase: 'done' });
     // a campaign that appears and moves on (state.json replaced as evolution does it: write, rename)
     const dir = join(w.runs, 'elsewhere', 'fake');
-    const fake = { version: 1, world: 'tabletop', suite: 'spatial', task: 'spatial/x', perturbation: null };
+    // a manifest evolution's reader accepts: the real campaign's, for another task
+    const fake = { ...(JSON.parse(readFileSync(join(w.campaignRoot, 'manifest.json'), 'utf8')) as object), task: 'spatial/x' };
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(fake));
     const setState = (phase: string, generation: number, candidate: number | null) => {
@@ -408,7 +410,7 @@ describe('an empty store', () => {
   it('lists no skills', async () => {
     const db = join(tmp(), 'empty.db');
     const token = createToken(db, 'ada', 'viewer');
-    const empty = await createConsoleServer({ db, runs: join(tmp(), 'runs'), webRoot: w.webRoot });
+    const empty = await createConsoleServer({ db, runs: join(tmp(), 'runs'), webRoot: w.webRoot, readRunReport: parseRunReport });
     try {
       const s = await login(empty, token);
       expect((await get(empty, '/api/skills', s)).json()).toEqual({ skills: [] });

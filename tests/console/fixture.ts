@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SkillStore, skillFromCampaign, type SkillContent } from '../../skills/index.js';
 import { createConsoleServer, createToken } from '../../console/server/index.js';
+import { parseRunReport } from '../../experiments/run/run-report-reader.js';
 import { campaign, tmp } from '../skills/campaign.js';
 
 export const SECRET = 'the-secret-next-to-webroot-7f3a';
@@ -55,7 +56,7 @@ export function addVariant(w: World, tag: string, patch: (c: SkillContent) => Sk
 }
 
 export function server(w: World, extra: Partial<Parameters<typeof createConsoleServer>[0]> = {}): Promise<FastifyInstance> {
-  return createConsoleServer({ db: w.db, runs: w.runs, webRoot: w.webRoot, live: { pollMs: 50, rootsMs: 50, heartbeatMs: 100 }, ...extra });
+  return createConsoleServer({ db: w.db, runs: w.runs, webRoot: w.webRoot, readRunReport: parseRunReport, live: { pollMs: 50, rootsMs: 50, heartbeatMs: 100 }, ...extra });
 }
 
 /** A `zetta run` report: the governance stage with two perturbations, and its evolution stage. */

@@ -3,7 +3,7 @@
 // the session, so the login page comes back and, once signed in, the same page again.
 import { useEffect, useState } from 'preact/hooks';
 import { apiGet, apiPost, errorMessage, setCsrfToken, setUnauthorizedHandler } from './api/http';
-import type { Session } from './api/types';
+import type { Session } from '../../contract';
 import { Header } from './components/header';
 import { ErrorMessage } from './components/messages';
 import { CampaignPage } from './pages/campaign';

@@ -1,6 +1,6 @@
 // A skill's change against its campaign's base bundle (skills/changes.ts): rules and recovery
 // programs added, replaced or removed, each written out in words, with the raw entry on demand.
-import type { BundleEntry, EntryChanges, SkillChanges } from '../api/types';
+import type { BundleEntry, EntryChanges, SkillChanges } from '../../../contract';
 import { shortSha } from './format';
 import { programLines, ruleLines } from './rule-text';
 

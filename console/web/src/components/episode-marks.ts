@@ -2,7 +2,7 @@
 // stretch of steps (policy, recovery, hold), every step the critic proposed something, each
 // governor decision other than a plain execute (where it starts), and the step each milestone was
 // first reached.
-import type { EpisodeStep } from '../api/types';
+import type { EpisodeStep } from '../../../contract';
 
 export interface Segment {
   readonly source: string;

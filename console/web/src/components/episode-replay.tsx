@@ -2,7 +2,7 @@
 // and shown at the step the slider names. Where WebGL cannot start, a 2-D top view takes the
 // canvas's place, so the panel always shows where things were.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { EpisodeStep } from '../api/types';
+import type { EpisodeStep } from '../../../contract';
 import { drawTopView } from './replay-fallback';
 import { objectColor, workspace } from './replay-bounds';
 import type { ReplayScene } from './replay-scene';

@@ -6,7 +6,7 @@
 // plot seeks to that step.
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
-import type { EpisodeStep } from '../api/types';
+import type { EpisodeStep } from '../../../contract';
 import { DECISION_COLORS, SOURCE_COLORS, type DecisionMark, type EpisodeMarks, type MilestoneMark, type ProposalMark, type Segment } from './episode-marks';
 import { plotWidth } from './plot-figure';
 

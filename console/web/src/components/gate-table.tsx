@@ -1,7 +1,10 @@
 // Gate figures as tables. Two shapes reach the console: report.json's flat rows (a skill's
 // evidence) and gates.json's GateResult with its counts nested (a campaign's candidate); both are
 // read into one row shape, shown with each side's successes, Wilson interval and the p-value.
-import type { CriticAlone, GateDecision, GateResult, ReportGate } from '../api/types';
+import type { CriticAloneFigures, CriticAloneResult, GateDecision, GateResult, ReportGate } from '../../../contract';
+
+/** The critic-alone check as report.json has it, or as gates.json has it (with each control's counts). */
+type CriticAlone = CriticAloneFigures | CriticAloneResult;
 import { pValue, pct, successes } from './format';
 
 export interface GateRow {
@@ -69,7 +72,7 @@ export function GateTable({ rows, criticAlone }: { rows: readonly GateRow[]; cri
               <td><PassMark pass={criticAlone.pass} /></td>
               <td class="num" colSpan={4}>
                 best trivial-policy success {pct(criticAlone.best_rate)} (cap {pct(criticAlone.cap)})
-                {criticAlone.controls ? ` — ${Object.entries(criticAlone.controls).map(([k, v]) => `${k} ${v.successes}/${v.episodes}`).join(', ')}` : ''}
+                {'controls' in criticAlone ? ` — ${Object.entries(criticAlone.controls).map(([k, v]) => `${k} ${v.successes}/${v.episodes}`).join(', ')}` : ''}
               </td>
               {withSafety ? <td /> : null}
               {withReason ? <td class="reason">{criticAlone.reason}</td> : null}

@@ -1,5 +1,5 @@
 // The header: where to go, who is signed in with which role, and the way out.
-import type { Session } from '../api/types';
+import type { Session } from '../../../contract';
 import { href, type Route } from '../router';
 
 const SECTIONS: ReadonlyArray<{ label: string; link: string; pages: readonly Route['page'][] }> = [

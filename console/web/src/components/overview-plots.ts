@@ -2,7 +2,7 @@
 // their intervals), synergy per task and macro with its paired-bootstrap interval, and campaigns'
 // held-out parent → candidate success rates as arrows.
 import * as Plot from '@observablehq/plot';
-import type { ArmFigures, PairFigures } from '../api/types';
+import type { ArmFigures, PairFigures } from '../../../contract';
 import { pct, points } from './format';
 
 const ARMS = [

@@ -1,7 +1,7 @@
 // The workspace an episode moved through, from its recorded positions (metres, z up): where the
 // table is, the box the camera frames, and the colour of each object, shared by the WebGL scene
 // and the 2-D fallback so both show the same thing.
-import type { EpisodeStep, Vec3 } from '../api/types';
+import type { EpisodeStep, Vec3 } from '../../../contract';
 
 export interface Workspace {
   readonly min: Vec3;

@@ -1,6 +1,6 @@
 // A top-down 2-D view for browsers without WebGL (some headless ones): the table from above, the
 // gripper's path, the objects as squares and the gripper as a ring whose size tells its height.
-import type { EpisodeStep } from '../api/types';
+import type { EpisodeStep } from '../../../contract';
 import { OBJECT_SIZE, objectColor, position, type Workspace } from './replay-bounds';
 
 export function drawTopView(canvas: HTMLCanvasElement, steps: readonly EpisodeStep[], ws: Workspace, index: number): void {

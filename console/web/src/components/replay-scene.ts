@@ -7,7 +7,7 @@ import {
   Mesh, MeshStandardMaterial, PerspectiveCamera, PlaneGeometry, Scene, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import type { EpisodeStep } from '../api/types';
+import type { EpisodeStep } from '../../../contract';
 import { OBJECT_SIZE, objectColor, position, type Workspace } from './replay-bounds';
 
 export interface ReplayScene {

@@ -1,7 +1,7 @@
 // One campaign: its standing and claim (held-out, confirmation), then per generation the failure
 // clusters (sizes, example episodes to open) and the candidates with their decision and stage.
 import { useApi } from '../api/use-api';
-import type { CampaignDetail, CampaignReport, EpisodeRef, GenerationArtifacts } from '../api/types';
+import type { CampaignDetail, CampaignReport, EpisodeRef, EpisodesAnswer, GenerationArtifacts } from '../../../contract';
 import { pValue, shortSha } from '../components/format';
 import { Await } from '../components/messages';
 import { href } from '../router';
@@ -11,7 +11,7 @@ const EXAMPLES = 4;
 
 export function CampaignPage({ id }: { id: string }) {
   const detail = useApi<CampaignDetail>(`/api/campaigns/${encodeURIComponent(id)}`);
-  const episodes = useApi<{ episodes: EpisodeRef[] }>(`/api/campaigns/${encodeURIComponent(id)}/episodes`);
+  const episodes = useApi<EpisodesAnswer>(`/api/campaigns/${encodeURIComponent(id)}/episodes`);
   return (
     <Await data={detail.data} error={detail.error} what="the campaign">
       {(d) => <CampaignView detail={d} episodes={episodes.data?.episodes ?? []} />}

@@ -1,11 +1,11 @@
 // Every campaign the server knows: where it stands (phase, generation) and whether it promoted.
 import { useApi } from '../api/use-api';
-import type { CampaignRow } from '../api/types';
+import type { CampaignsAnswer } from '../../../contract';
 import { Await } from '../components/messages';
 import { href } from '../router';
 
 export function CampaignsPage() {
-  const list = useApi<{ campaigns: CampaignRow[] }>('/api/campaigns');
+  const list = useApi<CampaignsAnswer>('/api/campaigns');
   return (
     <section>
       <h1>Campaigns</h1>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiGet } from '../api/http';
 import { useApi } from '../api/use-api';
-import type { CandidateArtifacts, CampaignDetail, SkillChanges, SkillDetail, SkillRow } from '../api/types';
+import type { CandidateArtifacts, CampaignDetail, SkillChanges, SkillDetail, SkillsAnswer } from '../../../contract';
 import { ChangesView } from '../components/changes-view';
 import { shadowCounts, shadowPlot } from '../components/evidence-plots';
 import { num, shortSha } from '../components/format';
@@ -107,7 +107,7 @@ function PromotedDiff({ campaignId, candidateId }: { campaignId: string; candida
   useEffect(() => {
     let live = true;
     (async () => {
-      const { skills } = await apiGet<{ skills: SkillRow[] }>('/api/skills');
+      const { skills } = await apiGet<SkillsAnswer>('/api/skills');
       for (const s of skills.filter((row) => row.campaign_id === campaignId)) {
         const d = await apiGet<SkillDetail>(`/api/skills/${encodeURIComponent(s.id)}`);
         if (d.skill.content.evidence.promoted_candidate === candidateId) return { id: s.id, changes: d.skill.content.changes };

@@ -3,7 +3,7 @@
 // gripper and objects. One step index drives both: the slider, play/pause and clicks on a plot.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useApi } from '../api/use-api';
-import type { EpisodeData } from '../api/types';
+import type { EpisodeData } from '../../../contract';
 import { defaultFeatures, episodeMarks } from '../components/episode-marks';
 import { EpisodeReplay } from '../components/episode-replay';
 import { EpisodeTimeline, TimelineLegend } from '../components/episode-timeline';

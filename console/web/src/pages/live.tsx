@@ -3,7 +3,7 @@
 // status line says whether it is connected.
 import { useEffect, useState } from 'preact/hooks';
 import { apiGet } from '../api/http';
-import type { LiveEvent } from '../api/types';
+import type { LiveEvent } from '../../../contract';
 import { href } from '../router';
 
 interface Latest extends LiveEvent {

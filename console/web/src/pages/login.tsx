@@ -2,7 +2,7 @@
 // many tries (429) is shown here, not treated as a lost session.
 import { useState } from 'preact/hooks';
 import { apiPost, errorMessage } from '../api/http';
-import type { Session } from '../api/types';
+import type { LoginAnswer, LoginBody, Session } from '../../../contract';
 import { ErrorMessage } from '../components/messages';
 
 export function LoginPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
@@ -14,7 +14,8 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) 
     event.preventDefault();
     setBusy(true);
     try {
-      const session = await apiPost<Session>('/api/login', { token }, { expectUnauthorized: true });
+      const body: LoginBody = { token };
+      const session = await apiPost<LoginAnswer>('/api/login', body, { expectUnauthorized: true });
       setError(null);
       onSignedIn(session);
     } catch (err) {

@@ -1,7 +1,7 @@
 // The headline: for each run and perturbation, the three governance arms per task and their
 // synergy; then what the runs' campaigns achieved on held-out and confirmation seeds.
 import { useApi } from '../api/use-api';
-import type { OverviewRun } from '../api/types';
+import type { Overview, OverviewRun } from '../../../contract';
 import { pValue, pct, points, when } from '../components/format';
 import { Await } from '../components/messages';
 import { armsPlot, campaignArrowsPlot, synergyPlot } from '../components/overview-plots';
@@ -9,7 +9,7 @@ import { PlotFigure, plotWidth } from '../components/plot-figure';
 import { href } from '../router';
 
 export function OverviewPage() {
-  const overview = useApi<{ runs: OverviewRun[] }>('/api/overview');
+  const overview = useApi<Overview>('/api/overview');
   return (
     <section>
       <h1>Overview</h1>

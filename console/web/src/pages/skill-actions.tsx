@@ -3,7 +3,7 @@
 // (409), a missing reason (400) or a stale CSRF token (403) comes back and is shown as it is.
 import { useState } from 'preact/hooks';
 import { apiPost, errorMessage } from '../api/http';
-import type { Session, SkillState } from '../api/types';
+import type { ReasonBody, Session, SkillMoveAnswer, SkillState } from '../../../contract';
 import { ErrorMessage, Notice } from '../components/messages';
 
 type Action = 'approve' | 'reject' | 'retire';
@@ -40,7 +40,8 @@ export function SkillActions({ skillId, state, session, onChanged }: {
     setError(null);
     setNotice(null);
     try {
-      const answer = await apiPost<{ skill: { state: SkillState }; from: SkillState }>(`/api/skills/${encodeURIComponent(skillId)}/${action}`, { reason });
+      const body: ReasonBody = { reason };
+      const answer = await apiPost<SkillMoveAnswer>(`/api/skills/${encodeURIComponent(skillId)}/${action}`, body);
       setNotice(`${DONE[action]}: ${answer.from} → ${answer.skill.state}`);
       setReason('');
     } catch (err) {

@@ -1,7 +1,7 @@
 // What promoted a skill: the held-out and confirmation comparisons (parent vs candidate successes)
 // and the shadow replay's triggers vs false alarms, drawn in one container (data-testid=
 // "evidence-plot"), then every gate decision its campaign made.
-import type { SkillContent } from '../api/types';
+import type { SkillContent } from '../../../contract';
 import { DecisionsTable } from '../components/gate-table';
 import { pValue } from '../components/format';
 import { pairedSuccessPlot, shadowPlot, type PairedSet } from '../components/evidence-plots';

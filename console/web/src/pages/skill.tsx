@@ -1,7 +1,7 @@
 // One skill: what it is and does, where it applies, why it was promoted, where it came from, and
 // who moved it when and why. An approver acts on it here; after every action it is loaded again.
 import { useApi } from '../api/use-api';
-import type { AuditRow, Session, SkillDetail } from '../api/types';
+import type { AuditRow, Session, SkillDetail } from '../../../contract';
 import { ChangesView } from '../components/changes-view';
 import { conditionText } from '../components/rule-text';
 import { shortSha, when } from '../components/format';

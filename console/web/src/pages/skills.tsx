@@ -1,7 +1,7 @@
 // The skill library: every skill grouped by state, pending first (what waits for an approver).
 // With no skills at all, how to get one.
 import { useApi } from '../api/use-api';
-import type { SkillRow, SkillState } from '../api/types';
+import type { SkillRow, SkillsAnswer, SkillState } from '../../../contract';
 import { when } from '../components/format';
 import { Await } from '../components/messages';
 import { href } from '../router';
@@ -14,7 +14,7 @@ const GROUPS: ReadonlyArray<{ state: SkillState; title: string; hint: string }> 
 ];
 
 export function SkillsPage() {
-  const list = useApi<{ skills: SkillRow[] }>('/api/skills');
+  const list = useApi<SkillsAnswer>('/api/skills');
   return (
     <section>
       <h1>Skills</h1>
