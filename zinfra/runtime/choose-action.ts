@@ -1,5 +1,5 @@
-// Steps 1–2 of DESIGN's control step, between observing and env.step: the policy's a_t, then — with
-// a critic — what the governor makes of it (critic-runtime.ts), envelope last. Kept apart from the
+// Steps 1–2 of docs/DESIGN.md's "One control step", between observing and env.step: the policy's a_t, then — with
+// a critic — what the governor makes of it (critic/critic-runtime.ts), envelope last. Kept apart from the
 // loop so the loop reads as observe → choose → step → record.
 import type { WorldFeatureInput } from '../../critic/index.js';
 import type { Observation as EnvObservation } from '../../sim/env.js';
@@ -30,7 +30,7 @@ export interface Chosen {
 }
 
 /**
- * Steps 1–2 of DESIGN's control step: the policy's a_t from the pipeline (not asked while a recovery
+ * Steps 1–2 of docs/DESIGN.md's "One control step": the policy's a_t from the pipeline (not asked while a recovery
  * drives: its chunk would be stale; nor, when the bundle waits out a lag, while motion commanded
  * before a chunk boundary is still in flight: the loop holds instead; when it aligns chunks to the
  * lag, a chunk asked for starts past what is in flight), then, with a critic, rules →

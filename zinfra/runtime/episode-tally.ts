@@ -1,16 +1,22 @@
 // Per-step bookkeeping of who drove the robot in one episode: the counts the episode summary and
 // the governance attribution are built from. An action is the policy's only when it is exactly the
 // a_t its chunk proposed; anything the critic changed (a clamp, the envelope, a hold, a recovery)
-// counts against the policy.
+// counts against the policy. A step observer of the loop (step-observer.ts), kept by every episode.
+import type { StepResult } from '../../sim/env.js';
 import type { ActionSource } from '../../critic/index.js';
+import type { LoopStep, StepObserver } from './step-observer.js';
 
-export class EpisodeTally {
+export class EpisodeTally implements StepObserver {
   holds = 0;
   recoveryActions = 0;
   policyActions = 0;
   unmodifiedPolicyActions = 0;
   milestonesDuringRecovery = 0;
   private readonly reached = new Set<string>();
+
+  onStep({ chosen }: LoopStep, result: StepResult): void {
+    this.count(chosen.source, chosen.action, chosen.proposed, chosen.fromChunk, result.info.milestones);
+  }
 
   /**
    * One executed step: its source, what env.step received, what the policy proposed (null when it

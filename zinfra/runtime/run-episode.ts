@@ -1,27 +1,25 @@
 // One episode of the control loop: observe, take the next action of the current chunk (asking the
-// policy for a fresh chunk when it runs out), let the critic govern it (critic-runtime.ts: rules,
-// governor, recovery, envelope last), step the env, record. Failures of the plumbing (a lost or
-// overloaded policy server, a dead simulator) end the episode as an infrastructure failure, which
-// never counts as a task failure; a physics divergence is where the arm was driven, so it is a task
-// failure of whatever drove it.
+// policy for a fresh chunk when it runs out), let the critic govern it (critic/critic-runtime.ts: rules,
+// governor, recovery, envelope last), step the env, then tell the step observers (step-observer.ts:
+// the episode's recording when it has a path, its tally, any the caller adds). Failures of the
+// plumbing (a lost or overloaded policy server, a dead simulator) end the episode as an
+// infrastructure failure, which never counts as a task failure; a physics divergence is where the
+// arm was driven, so it is a task failure of whatever drove it.
 import type { Env, Observation as EnvObservation } from '../../sim/env.js';
 import { SimPhysicsError, SimUnavailable } from '../../sim/errors.js';
-import type { Perturbation } from '../../sim/perturbation/schema.js';
 import { ClientClosed, DeadlineExceeded, Overloaded, PolicyUnavailable, RemoteError } from '../policy/errors.js';
 import type { Policy } from '../policy/policy.js';
 import type { Observation } from '../../protocol/ndarray.js';
 import type { EpisodeSummary } from '../recording/episode-record.js';
-import { EpisodeWriter } from '../recording/episode-writer.js';
 import { ActionPipeline, type MergeRule } from './action-pipeline.js';
 import { EMPTY_ACTION, chooseAction, type AskPolicy, type Chosen } from './choose-action.js';
 import type { CriticRuntime } from '../../critic/index.js';
+import { EpisodeRecorder } from './episode-recorder.js';
+import type { EpisodeSpec } from './episode-spec.js';
 import { EpisodeTally } from './episode-tally.js';
+import type { LoopStep, StepObserver } from './step-observer.js';
 
-export interface EpisodeSpec {
-  readonly task: string;
-  readonly seed: number;
-  readonly perturbation?: Perturbation | undefined;
-}
+export type { EpisodeSpec };
 
 export interface RunEpisodeOptions {
   /** k: actions executed from each chunk before the policy is asked again. */
@@ -48,6 +46,8 @@ export interface RunEpisodeOptions {
   readonly critic?: CriticRuntime | undefined;
   /** Turns the env's observation into the policy's (the world's encoding: World.policyEncoder). */
   readonly toPolicyObservation: (obs: EnvObservation, task: string) => Observation;
+  /** More observers of every step, called after the episode's own recording and tally. */
+  readonly observers?: readonly StepObserver[];
 }
 
 export interface RealtimeTiming {
@@ -105,22 +105,11 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   );
   pipeline.begin();
   const tick = timing.mode === 'realtime' ? pacer(1000 / envSpec.controlHz) : undefined;
-  const recorder = options.recordPath
-    ? await EpisodeWriter.create(options.recordPath, {
-        episodeId: `${spec.task}#${spec.seed}`,
-        task: spec.task,
-        suite: envSpec.suite,
-        seed: spec.seed,
-        resetDigest: reset.info.resetDigest,
-        instruction: reset.info.instruction,
-        controlHz: envSpec.controlHz,
-        perturbation: spec.perturbation ?? null,
-        policy: options.policyLabel,
-        critic: options.criticLabel ?? 'none',
-        featureNames: env.features().names,
-        objectNames: envSpec.objects,
-      })
-    : undefined;
+  const tally = new EpisodeTally();
+  const observers = stepObservers(tally, options);
+  const start = { spec, env, envSpec, reset, critic };
+  // Only the hooks an observer has are awaited: an episode without a recording takes no extra turn here.
+  for (const observer of observers) if (observer.onStart) await observer.onStart(start);
 
   critic?.reset();
   // The critic's frame builder keeps privileged features out unless the run authorizes them.
@@ -136,42 +125,30 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     chunkDue: () => pipeline.chunkDue,
   };
   const chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, fromChunk: false, reentered: false };
+  const current: LoopStep = { index: 0, observation: reset.obs, chosen };
+  const watching = observers.length;
   let obs = reset.obs;
   let steps = 0;
   let success = false;
   let milestones: readonly string[] = [];
   let infraFailure: string | null = null;
   let physicsDivergence = false;
-  const tally = new EpisodeTally();
   let aborted = false;
   try {
     const maxSteps = Math.min(envSpec.maxSteps, options.stepLimit ?? Infinity);
     while (steps < maxSteps) {
       await tick?.(steps);
-      // observe (obs) → the policy's a_t → critic, governor, recovery, envelope → env.step → record
+      // observe (obs) → the policy's a_t → critic, governor, recovery, envelope → env.step → observers
       if (!(await chooseAction(obs, steps, ask, critic, features, chosen))) {
         aborted = true;
         break;
       }
-      const { action, source, proposed, fromChunk } = chosen;
-      const stateBefore = recorder ? obs.state.slice() : undefined;
-      const objectsBefore = recorder ? obs.objects.slice() : undefined;
-      const result = await env.step(action);
-      if (recorder) {
-        recorder.append({
-          step: steps,
-          state: stateBefore!,
-          objects: objectsBefore!,
-          policyAction: fromChunk ? proposed!.slice() : null,
-          action: action.slice(),
-          source,
-          reward: result.reward,
-          milestones: [...result.info.milestones],
-          features: env.features().values.slice(),
-          ...(critic ? critic.describe(chosen.reentered) : {}),
-        });
-      }
-      tally.count(source, action, proposed, fromChunk, result.info.milestones);
+      current.index = steps;
+      current.observation = obs;
+      // Indexed loops: no iterator per step on the hot path.
+      for (let i = 0; i < watching; i++) observers[i]!.onAction?.(current);
+      const result = await env.step(chosen.action);
+      for (let i = 0; i < watching; i++) observers[i]!.onStep(current, result);
       steps++;
       obs = result.obs;
       milestones = result.info.milestones;
@@ -181,7 +158,7 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   } catch (err) {
     const kind = classifyFailure(err);
     if (kind === 'bug') {
-      await recorder?.abandon();
+      for (const observer of observers) await observer.onAbandon?.();
       throw err;
     }
     // A policy that emits NaN, or an arm driven into diverging physics, has failed the task; the
@@ -202,7 +179,7 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     milestonesDuringRecovery: tally.milestonesDuringRecovery,
     wallMs: performance.now() - started,
   };
-  await recorder?.close(summary);
+  for (const observer of observers) await observer.onEnd?.(summary);
   return {
     task: spec.task,
     seed: spec.seed,
@@ -219,6 +196,14 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
     programStarts: critic ? Object.fromEntries(critic.programStarts) : {},
     aborted,
   };
+}
+
+/** The episode's observers: its recording (with a path), its tally, then the caller's own. */
+function stepObservers(tally: EpisodeTally, options: RunEpisodeOptions): StepObserver[] {
+  const recording = options.recordPath
+    ? [new EpisodeRecorder(options.recordPath, { policy: options.policyLabel, critic: options.criticLabel ?? 'none' })]
+    : [];
+  return [...recording, tally, ...(options.observers ?? [])];
 }
 
 /** An episode the infrastructure ended before its first step. */
