@@ -15,7 +15,7 @@ export interface NodeServerProcess {
 export async function startNodePolicyServer(args: readonly string[], readyTimeoutMs = 20_000): Promise<NodeServerProcess> {
   // A policy server takes in hundreds of kilobytes per request; with V8's default small initial heap
   // it collects every few megabytes received, and those pauses land in the round-trip tail. A larger
-  // initial heap is the usual server setting (see README, Performance).
+  // initial heap is the usual server setting (see docs/results/performance.md).
   const child = spawn(process.execPath, ['--initial-heap-size=256', packagePath('bin', 'zetta.js'), 'serve-policy', ...args, '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,7 +3,7 @@
 // generic machinery costs about 100 µs a message, these checks a few. They only ever accept: a
 // message they are not sure of (a wrong type, an odd key, anything out of range) returns null and
 // goes to the zod schema, which decides and words the error. Whatever they accept, the schema
-// accepts with the same result (tests/zinfra/hot-messages.test.ts holds them to that).
+// accepts with the same result (tests/protocol/hot-messages.test.ts holds them to that).
 import { isNdArray, type NdArray, type Observation } from './ndarray.js';
 
 /**

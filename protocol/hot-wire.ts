@@ -5,7 +5,7 @@
 // maps, ndarrays. They only ever take that common case: anything else (binary keys as openpi writes
 // them, a repeated field, 64-bit integers, NaN, trailing bytes, a list) returns null and goes to
 // the generic codec, which decides. They read and write what the generic codec reads
-// (tests/zinfra/hot-wire.test.ts).
+// (tests/protocol/hot-wire.test.ts).
 import { ndarrayFromWire } from './codec.js';
 import { isNdArray, type NdArray } from './ndarray.js';
 

@@ -1,7 +1,7 @@
 // The World port: everything the runtime and the critic need to know about a world, and nothing
-// behind it. The embedded tabletop is one adapter (sim/tabletop/world.ts), the 2-D point mass
-// another (sim/point-mass/world.ts); a remote env or a ROS 2 robot plugs in the same way. A world
-// module exports `world`, so a worker thread can load it by module path (see worlds.ts).
+// behind it. The embedded tabletop is one adapter (sim/tabletop/tabletop-world.ts), the 2-D point
+// mass another (sim/point-mass/point-mass-world.ts); a remote env or a ROS 2 robot plugs in the same
+// way. A world module exports `world`, so a worker thread can load it by module path (see worlds.ts).
 import type { FeatureSchema, FeatureValues } from '../protocol/feature-schema.js';
 import type { Observation as PolicyObservation } from '../protocol/ndarray.js';
 import type { Env, Observation } from './env.js';

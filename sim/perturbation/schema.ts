@@ -1,5 +1,6 @@
-// The perturbation file format (DESIGN.md, LIBERO-Pro style). Every key is optional and a missing
-// key means nominal. Objects are strict: a misspelt key is an error naming it, not a silent no-op.
+// The perturbation file format (docs/DESIGN.md, "Perturbation files"; LIBERO-Pro style). Every key
+// is optional and a missing key means nominal. Objects are strict: a misspelt key is an error naming
+// it, not a silent no-op.
 import { z } from 'zod';
 
 /** A [lo, hi] range with lo ≤ hi, both inside [min, max]. */

@@ -116,7 +116,7 @@ describe('episode reset', () => {
 });
 
 describe('a false guard', () => {
-  // As README.md's rule section says: "a false guard makes the rule inactive and resets its
+  // As critic/README.md's rule section says: "a false guard makes the rule inactive and resets its
   // condition's windows and its dwell count (not its cooldown)".
   const always3: Condition = { op: 'always', window: 3, cond: LOW };
   const guarded = (guards: Condition[]): RuleInput => ({ id: 'g', guards, when: always3, propose: { action: 'hold' } });

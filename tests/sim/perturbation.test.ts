@@ -27,7 +27,7 @@ describe('perturbation files', () => {
     for (const n of names) expect(() => resolvePerturbation(n)).not.toThrow();
   });
 
-  it('accepts the example of DESIGN.md as written', () => {
+  it('accepts the example of docs/DESIGN.md as written', () => {
     const example = {
       name: 'position-shift',
       position: { shift_m: [0.06, 0.1], swap: false },

@@ -1,6 +1,6 @@
 // What the queue cost the coordinator, per episode: enqueuing, fetching a result, fetching and
 // writing a streamed recording; and what the queue did on its own (retries, jobs given up on).
-// `zetta bench cluster` turns these into the scaling model of README.md.
+// `zetta bench cluster` turns these into the scaling model of zinfra/queue/README.md.
 export interface QueueCostSummary {
   readonly jobs: number;
   readonly enqueueMsPerJob: number;

@@ -1,4 +1,4 @@
-// PolicyServer: serves any Policy backend over a ZeroMQ ROUTER socket (protocol in ../protocol/PROTOCOL.md).
+// PolicyServer: serves any Policy backend over a ZeroMQ ROUTER socket (protocol in protocol/PROTOCOL.md).
 //
 // Every frame gets an answer: a bad one gets a typed error and the server keeps serving. Infer
 // requests go through an InferenceBatchScheduler, which batches them for the backend, bounds the
