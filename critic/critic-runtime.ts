@@ -92,7 +92,7 @@ export class CriticRuntime {
       // the bundle's condition is asked here, once per chunk asked for, on the latest frame
       asked: () => {
         const when = bundle.alignChunksToLag;
-        this.lagAtAsk = when !== null && when(this.builder.frame.values) ? this.builder.measuredLagSteps() : 0;
+        this.lagAtAsk = when?.(this.builder.frame.values) ? this.builder.measuredLagSteps() : 0;
         this.builder.motionInFlightVector(this.inFlightAtAsk);
       },
       offset: (chunk, horizon, dim) => {

@@ -3,7 +3,7 @@
 //
 // Hot path: no allocation, no await. The result object and its arrays are allocated once and
 // overwritten by every `evaluate`; copy what you need before the next call.
-import { FeatureFrame } from './features/frame.js';
+import type { FeatureFrame } from './features/frame.js';
 import { RULE_CLEAR, RULE_INACTIVE } from './rules/compiled-rule.js';
 import type { RuleSet } from './rules/compile.js';
 import type { Proposal } from './rules/proposal.js';

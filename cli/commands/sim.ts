@@ -192,11 +192,11 @@ export const benchSimCommand: Command = {
     const r = await asUsage(() => benchSim({ actions: f.actions, warmup: f.warmup, task: f.task, onProgress: (done, total) => bar.update(done, total) }));
     bar.done();
     process.stdout.write(
-      [
+      `${[
         `${r.task}: ${r.actions} control steps (${r.substeps} physics substeps each) over ${r.episodes} expert episodes`,
         `  per action: median ${r.median_us.toFixed(0)} µs, p99 ${r.p99_us.toFixed(0)} µs`,
         `  ${r.actions_per_s.toFixed(0)} actions/s, ${r.physics_steps_per_s.toFixed(0)} physics steps/s (20 Hz real time is 20 actions/s)`,
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     if (f.json) printJsonLine(r);
     return 0;

@@ -2,7 +2,7 @@
 // the writer's own schema, so every reader (a resumed campaign, the skill library, the console)
 // holds one shape, and a damaged or foreign file is refused saying what is wrong with it. Readers
 // take text rather than a path: a caller that guards its file reads (size, links) reads the text.
-import { z } from 'zod';
+import type { z } from 'zod';
 
 export class ArtifactFormatError extends Error {
   override readonly name = 'ArtifactFormatError';

@@ -172,6 +172,6 @@ function programUse(failures: readonly EpisodeRecord[]): { parent_program_suspec
   return {
     parent_program_suspect: suspect,
     recovery_step_share: total ? recovering / total : 0,
-    program_exhausted_share: run && run.ended ? run.exhausted / run.ended : 0,
+    program_exhausted_share: run?.ended ? run.exhausted / run.ended : 0,
   };
 }

@@ -5,7 +5,6 @@ import { writeFileAtomic, writeJsonAtomic } from '../../util/atomic-write.js';
 import type { BaselineStageResult } from './baseline-stage.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
-import type { GovernanceStageResult } from './governance-stage.js';
 import { governanceSection } from './governance-text.js';
 import { headline } from './headline.js';
 import { renderRunHtml } from './report-html.js';

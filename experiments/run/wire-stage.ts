@@ -63,7 +63,7 @@ async function drive(endpoint: string, observations: Observation[], onProgress: 
 }
 
 async function drivePython(npzPath: string, dir: string, observations: Observation[], nodeChunks: Float32Array[], onProgress: (done: number) => void) {
-  let shim;
+  let shim: Awaited<ReturnType<typeof startPythonPolicyServer>>;
   try {
     shim = await startPythonPolicyServer({ policy: `npz-mlp:${npzPath}`, bind: `ipc://${join(dir, 'python-shim.sock')}` });
   } catch (err) {

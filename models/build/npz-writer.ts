@@ -40,7 +40,7 @@ export function npyBytes(array: NpyArray): Uint8Array {
   const { descr, bytes } = payload(array);
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shapeLiteral(array.shape)}, }`;
   const unpadded = NPY_MAGIC.length + 2 + header.length + 1;
-  header += ' '.repeat((64 - (unpadded % 64)) % 64) + '\n';
+  header += `${' '.repeat((64 - (unpadded % 64)) % 64)}\n`;
   if (header.length > 0xffff) throw new RangeError('npy: header too long for format 1.0');
   const out = new Uint8Array(NPY_MAGIC.length + 2 + header.length + bytes.byteLength);
   out.set(NPY_MAGIC, 0);

@@ -12,7 +12,7 @@ export function verifyStore(store: SkillStore): string[] {
     if (seqs.has(row.seq)) problems.push(`audit row ${row.seq} appears twice`);
     seqs.add(row.seq);
   }
-  let skills;
+  let skills: ReturnType<SkillStore['list']>;
   try {
     skills = store.list();
   } catch (err) {

@@ -33,7 +33,6 @@ const plan = (critic: string, tasks: readonly string[], policy = 'embedded', epi
 });
 type Result = Awaited<ReturnType<typeof evaluate>>;
 const successes = (r: Result) => r.outcomes.filter((o) => o.success).length;
-const firings = (r: Result, rule: string) => r.outcomes.reduce((n, o) => n + (o.firings[rule] ?? 0), 0);
 
 describe('a robot whose commands land four steps late', () => {
   it('is not taken for a blocked hand while its first commands are on their way', async () => {

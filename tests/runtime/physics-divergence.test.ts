@@ -7,7 +7,7 @@ import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { summarize } from '../../measure/evaluation.js';
 import { classifyFailure, runEpisode } from '../../zinfra/runtime/run-episode.js';
 import { ReplayPolicy, expertScript } from './loop-policies.js';
-import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
+import { tabletopIO } from '../support/tabletop.js';
 
 /** Test double: the real env, except that step `at` throws `error` (as a diverging simulation would). */
 function failingAt(env: TabletopEnv, at: number, error: () => Error): Env {

@@ -11,7 +11,7 @@ import { f32, type Observation } from '../../protocol/ndarray.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
 import { wilson } from '../../measure/success-rate.js';
-import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
+import { tabletopIO } from '../support/tabletop.js';
 
 /** Test double: the scripted expert behind the Policy interface (it peeks at the simulator). */
 class ExpertAsPolicy implements Policy {

@@ -11,7 +11,7 @@ import { TrivialPolicy } from '../../zinfra/policy/trivial/trivial-policy.js';
 import { DECOMPRESS_HANDLERS, compressionReady } from '../../zinfra/recording/chunk-compression.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { runEpisode } from '../../zinfra/runtime/run-episode.js';
-import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
+import { tabletopIO } from '../support/tabletop.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-foxglove-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +31,7 @@ function records(path: string): TypedMcapRecord[] {
   const reader = new McapStreamReader({ validateCrcs: true, decompressHandlers: DECOMPRESS_HANDLERS });
   reader.append(readFileSync(path));
   const out: TypedMcapRecord[] = [];
-  for (let r; (r = reader.nextRecord()); ) out.push(r);
+  for (let r: TypedMcapRecord | undefined; (r = reader.nextRecord()); ) out.push(r);
   return out;
 }
 

@@ -15,7 +15,7 @@ import { QueueSetupError } from './errors.js';
 import { DEFAULT_STREAM_LIMIT_BYTES, KEYS, PROTOCOL_VERSION, QUEUE_NAME, jobIdsFor, type EpisodeJobData, type EpisodeJobResult, type RecordingMode } from './job-schema.js';
 import { lostEpisode } from './lost-episode.js';
 import { QueueCosts } from './queue-costs.js';
-import { checkRedis, formatRedisUrl } from './redis-url.js';
+import { checkRedis, } from './redis-url.js';
 import type { RedisAddress } from './connections.js';
 import { refuseOtherWorkers, warnWithoutWorkers } from './worker-presence.js';
 

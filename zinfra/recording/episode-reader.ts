@@ -1,7 +1,7 @@
 // Reads an episode MCAP written by EpisodeWriter back into an EpisodeRecord (for shadow replay and
 // reports). A `.partial` file reads too, with a null summary.
 import { readFile } from 'node:fs/promises';
-import { McapStreamReader } from '@mcap/core';
+import { McapStreamReader, type TypedMcapRecord } from '@mcap/core';
 import type { ActionSource, CriticProposal, EpisodeHeader, EpisodeRecord, EpisodeSummary, GovernorDecision, StepRecord } from './episode-record.js';
 import { DECOMPRESS_HANDLERS, compressionReady } from './chunk-compression.js';
 import { CHANNELS } from './episode-writer.js';
@@ -35,7 +35,7 @@ export async function readEpisode(path: string): Promise<EpisodeRecord> {
   const topics = new Map<number, string>();
   const steps = new Map<number, StepParts>();
   try {
-    for (let record; (record = reader.nextRecord()); ) {
+    for (let record: TypedMcapRecord | undefined; (record = reader.nextRecord()); ) {
       if (record.type === 'Metadata') {
         const body = JSON.parse(record.metadata.get('json') ?? 'null');
         if (record.name === 'zetta.episode.header') header = body;

@@ -160,7 +160,7 @@ export function loadRos2Config(path: string): Ros2Config {
 /** What zod cannot say field by field. */
 function checkRoles(c: Ros2Config, source: string): Ros2Config {
   const w = c.safety.workspace;
-  if (w && w.min.some((v, i) => v >= w.max[i]!)) throw new Ros2ConfigError(`${source}: safety.workspace: every min must be below its max`);
+  if (w?.min.some((v, i) => v >= w.max[i]!)) throw new Ros2ConfigError(`${source}: safety.workspace: every min must be below its max`);
   return c;
 }
 

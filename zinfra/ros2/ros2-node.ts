@@ -263,7 +263,7 @@ export class Ros2Node {
   private publishEventText(e: TickEvent): void {
     this.event.data = JSON.stringify(e);
     this.eventsPub.publish(this.event);
-    this.recorder?.record('/' + this.options.graph.nodeName + '/events', OUTPUT_TYPES.events, this.event, e.t_ms);
+    this.recorder?.record(`/${this.options.graph.nodeName}/events`, OUTPUT_TYPES.events, this.event, e.t_ms);
   }
 
   private publishDiagnostics(now: number): void {

@@ -75,7 +75,7 @@ export async function runRollouts(
       ),
     );
     const s = server?.scheduler.stats;
-    return { batches: s?.batches ?? 0, meanBatchSize: s && s.batches ? s.batchedRequests / s.batches : Number.NaN, ...(saturated ? { saturated } : {}) };
+    return { batches: s?.batches ?? 0, meanBatchSize: s?.batches ? s.batchedRequests / s.batches : Number.NaN, ...(saturated ? { saturated } : {}) };
   } finally {
     await server?.close();
     if (hosted && !options.hostPolicy) await hosted.close();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEndpoint } from '../../../sim/remote/endpoint.js';
 import { RemoteEnvError, RemoteEnvReplyError, RemoteEnvUnavailable } from '../../../sim/remote/errors.js';
 import { RemoteEnv, fetchSpec } from '../../../sim/remote/remote-env.js';
-import { f32, u8 } from '../../../protocol/ndarray.js';
+import { f32, } from '../../../protocol/ndarray.js';
 import { resolveWorld } from '../../../sim/worlds.js';
 import { evaluate } from '../../../measure/evaluation.js';
 import { classifyFailure } from '../../../zinfra/runtime/run-episode.js';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Dealer } from 'zeromq';
 import { PROTOCOL_VERSION, decodeReply, encodeMessage, salvageId, type Reply, type Request, type WireMetadata } from '../../../protocol/messages.js';
-import { ProtocolError } from '../../../protocol/errors.js';
+import type { ProtocolError } from '../../../protocol/errors.js';
 import type { NdArray, Observation } from '../../../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded, PolicyUnavailable, RemoteError } from '../errors.js';
 import type { Policy, PolicyMetadata, PolicyResult, Timing } from '../policy.js';

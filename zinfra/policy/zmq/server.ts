@@ -105,7 +105,7 @@ export class PolicyServer {
       this.replyError(route, null, 'TOO_LARGE', `frame of ${payload.byteLength} bytes exceeds the cap of ${this.maxMessageBytes}`);
       return;
     }
-    let request;
+    let request: ReturnType<typeof decodeRequest>;
     try {
       request = decodeRequest(payload);
     } catch (err) {
