@@ -66,7 +66,8 @@ module.exports = {
     ...noSibling,
     {
       name: 'every-module-on-a-floor',
-      comment: 'Every checked module lives in a folder of the ordered list: a new top-level folder takes its place in FLOORS before anything imports it or it imports anything.',
+      comment:
+        'Every checked module lives in a folder of the ordered list: a new top-level folder takes its place in FLOORS before anything imports it or it imports anything.',
       severity: 'error',
       from: { pathNot: anyOf(allFolders) },
       to: {},
@@ -80,21 +81,24 @@ module.exports = {
     },
     {
       name: 'world-adapters-do-not-import-each-other',
-      comment: 'A world adapter sim/<world>/ imports no other adapter: worlds share only the port at the top of sim/ and sim/math/, sim/perturbation/.',
+      comment:
+        'A world adapter sim/<world>/ imports no other adapter: worlds share only the port at the top of sim/ and sim/math/, sim/perturbation/.',
       severity: 'error',
       from: { path: '^sim/([^/]+)/' },
       to: { path: '^sim/[^/]+/', pathNot: ['^sim/$1/', SIM_SHARED] },
     },
     {
       name: 'policy-adapters-do-not-import-each-other',
-      comment: 'A policy adapter zinfra/policy/<adapter>/ imports no other adapter: adapters share only the port at the top of zinfra/policy/.',
+      comment:
+        'A policy adapter zinfra/policy/<adapter>/ imports no other adapter: adapters share only the port at the top of zinfra/policy/.',
       severity: 'error',
       from: { path: '^zinfra/policy/([^/]+)/' },
       to: { path: '^zinfra/policy/[^/]+/', pathNot: '^zinfra/policy/$1/' },
     },
     {
       name: 'world-adapters-reached-from-the-top',
-      comment: 'Only the top of the stack (bin, cli, experiments, bench, models) and the world registry (sim/worlds.ts) import a world adapter; the runtime, the loops and the ROS 2 node see worlds through the port.',
+      comment:
+        'Only the top of the stack (bin, cli, experiments, bench, models) and the world registry (sim/worlds.ts) import a world adapter; the runtime, the loops and the ROS 2 node see worlds through the port.',
       severity: 'error',
       from: { pathNot: [ADAPTER_USERS, '^sim/'] },
       to: { path: '^sim/[^/]+/', pathNot: SIM_SHARED },
@@ -108,7 +112,8 @@ module.exports = {
     },
     {
       name: 'policy-adapters-reached-from-the-top',
-      comment: 'Only the top of the stack and zinfra/policy/open-policy.ts import a policy adapter; everything else holds a Policy from the port.',
+      comment:
+        'Only the top of the stack and zinfra/policy/open-policy.ts import a policy adapter; everything else holds a Policy from the port.',
       severity: 'error',
       from: { pathNot: [ADAPTER_USERS, '^zinfra/policy/([^/]+/|open-policy\\.ts$)'] },
       to: { path: '^zinfra/policy/[^/]+/' },
@@ -124,7 +129,8 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'No circular dependencies anywhere: every module depends only downward, so no chain of imports comes back to where it started.',
+      comment:
+        'No circular dependencies anywhere: every module depends only downward, so no chain of imports comes back to where it started.',
       severity: 'error',
       from: {},
       to: { circular: true },

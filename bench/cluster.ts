@@ -87,11 +87,22 @@ export async function benchCluster(o: ClusterBenchOptions): Promise<ClusterBench
     // unmeasured: the simulator's WebAssembly and the policy's session load once per process
     await evaluate({ ...plan('warm-up'), episodesPerTask: 1 }, { workers: 1 });
     for (let round = 0; round < o.rounds; round++) {
-      const progress = (phase: string) => (_o: unknown, done: number, total: number) => o.onProgress?.(`round ${round + 1}/${o.rounds}: ${phase}`, done, total);
+      const progress = (phase: string) => (_o: unknown, done: number, total: number) =>
+        o.onProgress?.(`round ${round + 1}/${o.rounds}: ${phase}`, done, total);
       const r = await evaluate(plan(`local-${round}`), { workers: 1, onEpisode: progress('local') });
       local.push(r.episodesPerMinute);
       steps = r.attribution.executedSteps / r.outcomes.length;
-      for (const k of o.workerCounts) queued.push(await queuedRun(url, commands, plan(`queue-${k}-${round}`), k, `${dir}#${round}#${k}`, progress(`queue, ${k} worker${k > 1 ? 's' : ''}`)));
+      for (const k of o.workerCounts)
+        queued.push(
+          await queuedRun(
+            url,
+            commands,
+            plan(`queue-${k}-${round}`),
+            k,
+            `${dir}#${round}#${k}`,
+            progress(`queue, ${k} worker${k > 1 ? 's' : ''}`),
+          ),
+        );
       rmSync(dir, { recursive: true, force: true });
     }
   } finally {
@@ -102,13 +113,23 @@ export async function benchCluster(o: ClusterBenchOptions): Promise<ClusterBench
   return { ...report(o, episodes, local, queued), steps_per_episode: steps };
 }
 
-async function queuedRun(url: string, commands: RedisCommands, plan: EvaluationPlan, workers: number, scope: string, onEpisode: (o: unknown, d: number, t: number) => void): Promise<QueuedRun> {
+async function queuedRun(
+  url: string,
+  commands: RedisCommands,
+  plan: EvaluationPlan,
+  workers: number,
+  scope: string,
+  onEpisode: (o: unknown, d: number, t: number) => void,
+): Promise<QueuedRun> {
   const pool = await startWorkers(url, workers);
   const coordinator = await openQueueCoordinator({ address: parseRedisUrl(url), scope, recordings: 'stream' });
   try {
     // unmeasured, as for the local arm: each worker loads the simulator and the policy once
     const warm = Math.ceil((100 * workers) / plan.tasks.length);
-    await evaluate({ ...plan, episodesPerTask: warm, firstSeed: 500, recordDir: `${plan.recordDir}-warm-up` }, { workers: 1, executor: coordinator.executor });
+    await evaluate(
+      { ...plan, episodesPerTask: warm, firstSeed: 500, recordDir: `${plan.recordDir}-warm-up` },
+      { workers: 1, executor: coordinator.executor },
+    );
     const before = await redisSpent(commands);
     const cpu = process.cpuUsage();
     const r = await evaluate(plan, { workers: 1, executor: coordinator.executor, onEpisode });
@@ -138,7 +159,12 @@ async function keptBytes(commands: RedisCommands, ids: readonly string[]): Promi
   return summarize(sizes).p50;
 }
 
-function report(o: ClusterBenchOptions, episodes: number, local: number[], queued: QueuedRun[]): Omit<ClusterBenchResult, 'steps_per_episode'> {
+function report(
+  o: ClusterBenchOptions,
+  episodes: number,
+  local: number[],
+  queued: QueuedRun[],
+): Omit<ClusterBenchResult, 'steps_per_episode'> {
   const median = (xs: readonly number[]) => summarize(xs).p50;
   const perWorkers: Record<string, number> = {};
   for (const k of o.workerCounts) perWorkers[String(k)] = median(queued.filter((q) => q.workers === k).map((q) => q.episodesPerMinute));

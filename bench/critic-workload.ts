@@ -32,10 +32,29 @@ export interface BenchWorkload {
 export const rng = mulberry32;
 
 /** The workload's world: the privileged features its trajectory carries, under their own names. */
-const BENCH_PRIVILEGED = ['grasped', 'object_height', 'object_eef_dist', 'object_target_dist_xy', 'finger_gap', 'milestones_reached', 'object_lifted', 'object_x', 'object_y', 'object_z', 'contact_force'];
+const BENCH_PRIVILEGED = [
+  'grasped',
+  'object_height',
+  'object_eef_dist',
+  'object_target_dist_xy',
+  'finger_gap',
+  'milestones_reached',
+  'object_lifted',
+  'object_x',
+  'object_y',
+  'object_z',
+  'contact_force',
+];
 export const BENCH_FEATURES: FeatureSchema = {
   world: 'bench',
-  features: BENCH_PRIVILEGED.map((key) => ({ name: `privileged.${key}`, key, unit: '', kind: 'number', meaning: 'synthetic', provenance: 'privileged' })),
+  features: BENCH_PRIVILEGED.map((key) => ({
+    name: `privileged.${key}`,
+    key,
+    unit: '',
+    kind: 'number',
+    meaning: 'synthetic',
+    provenance: 'privileged',
+  })),
 };
 export const BENCH_LAYOUT = layoutFor(BENCH_FEATURES);
 
@@ -66,7 +85,11 @@ function trajectory(r: () => number, n: number): StepInput[] {
   const obj = [0, 0, 0.02];
   const target = [0, 0, 0];
   const a = new Float64Array(7).fill(0);
-  let q = 0.04, g = -1, grasped = false, realized = 1, force = 0;
+  let q = 0.04,
+    g = -1,
+    grasped = false,
+    realized = 1,
+    force = 0;
   const out: StepInput[] = [];
   for (let t = 0; t < n; t++) {
     if (t % 400 === 0) {
@@ -98,15 +121,33 @@ function trajectory(r: () => number, n: number): StepInput[] {
       object_z: obj[2]!,
     };
     if (t % 500 >= 20) env.contact_force = force; // the force sensor drops out for 20 steps in 500
-    out.push({ state: Float64Array.of(pos[0]!, pos[1]!, pos[2]!, 0, 0, 0.1 * Math.sin(t / 50), q, -q), action: Float64Array.from(a), env, inRecovery: t % 400 >= 300 && t % 400 < 330 });
+    out.push({
+      state: Float64Array.of(pos[0]!, pos[1]!, pos[2]!, 0, 0, 0.1 * Math.sin(t / 50), q, -q),
+      action: Float64Array.from(a),
+      env,
+      inRecovery: t % 400 >= 300 && t % 400 < 330,
+    });
   }
   return out;
 }
 
 const NUMERIC = [
-  'robot.eef_x', 'robot.eef_y', 'robot.eef_z', 'command.trans_m', 'command.dz', 'command.direction_cosine', 'command.realized_ratio',
-  'derived.eef_speed', 'derived.gripper_width', 'derived.gripper_flips', 'derived.motion_reversals', 'derived.net_motion',
-  'privileged.object_height', 'privileged.object_eef_dist', 'privileged.contact_force', 'privileged.object_target_dist_xy',
+  'robot.eef_x',
+  'robot.eef_y',
+  'robot.eef_z',
+  'command.trans_m',
+  'command.dz',
+  'command.direction_cosine',
+  'command.realized_ratio',
+  'derived.eef_speed',
+  'derived.gripper_width',
+  'derived.gripper_flips',
+  'derived.motion_reversals',
+  'derived.net_motion',
+  'privileged.object_height',
+  'privileged.object_eef_dist',
+  'privileged.contact_force',
+  'privileged.object_target_dist_xy',
 ];
 const BOOLEAN = ['privileged.grasped', 'command.stalled', 'derived.gripper_closed', 'command.gripper_close', 'privileged.object_lifted'];
 
@@ -133,7 +174,8 @@ function cmp(r: () => number, frames: readonly Float64Array[]): Condition {
 function windowEps(r: () => number, frames: readonly Float64Array[], feature: string, w: number): number {
   const slot = BENCH_LAYOUT.index(feature);
   const t = Math.floor(r() * (frames.length - w));
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = t; i < t + w; i++) {
     lo = Math.min(lo, frames[i]![slot]!);
     hi = Math.max(hi, frames[i]![slot]!);
@@ -150,11 +192,22 @@ function makeRule(i: number, r: () => number, frames: readonly Float64Array[]): 
     () => ({ when: c() }),
     () => ({ guards: [{ op: 'eq', feature: 'episode.in_recovery', value: 0 }], when: c(), dwell: 2 }),
     () => ({ when: { op: 'stagnant', feature: trendFeature, window: w, eps: windowEps(r, frames, trendFeature, w) } }),
-    () => ({ when: { op: pick(r, ['rising', 'falling'] as const), feature: trendFeature, window: w, by: windowEps(r, frames, trendFeature, w) / 2 } }),
+    () => ({
+      when: {
+        op: pick(r, ['rising', 'falling'] as const),
+        feature: trendFeature,
+        window: w,
+        by: windowEps(r, frames, trendFeature, w) / 2,
+      },
+    }),
     () => ({ when: { op: 'always', window: w, cond: c() } }),
     () => ({ when: { op: 'eventually', window: w, cond: c() }, cooldown: 5 }),
     () => ({ when: { op: 'and', args: [c(), c(), { op: 'not', arg: c() }] }, dwell: 3 }),
-    () => ({ guards: [{ op: 'gt', feature: 'command.prev_trans_m', value: 0.002 }], when: { op: 'or', args: [c(), { op: 'and', args: [c(), c()] }] }, cooldown: 10 }),
+    () => ({
+      guards: [{ op: 'gt', feature: 'command.prev_trans_m', value: 0.002 }],
+      when: { op: 'or', args: [c(), { op: 'and', args: [c(), c()] }] },
+      cooldown: 10,
+    }),
   ];
   const proposals = [
     { action: 'hold' as const, priority: 1 },
@@ -162,5 +215,11 @@ function makeRule(i: number, r: () => number, frames: readonly Float64Array[]): 
     { action: 'clamp' as const, scale: 0.5, priority: 2 },
     { action: 'recovery' as const, recovery: pick(r, BENCH_RECOVERIES), priority: 3 },
   ];
-  return { id: `bench_${i}`, ...templates[i % templates.length]!(), propose: pick(r, proposals), safety: r() < 0.1, evidence: [`synthetic-${i}`] } as RuleInput;
+  return {
+    id: `bench_${i}`,
+    ...templates[i % templates.length]!(),
+    propose: pick(r, proposals),
+    safety: r() < 0.1,
+    evidence: [`synthetic-${i}`],
+  } as RuleInput;
 }

@@ -94,7 +94,11 @@ function agreement(w: BenchWorkload): { disagreements: number; firedPerStep: num
   w.frames.forEach((frame, i) => {
     const r = compiled.evaluate(frame);
     const n = naive.evaluate(w.records[i]!);
-    const ids = (status: number) => w.rules.rules.filter((_, k) => r.status[k] === status).map((x) => x.id).join();
+    const ids = (status: number) =>
+      w.rules.rules
+        .filter((_, k) => r.status[k] === status)
+        .map((x) => x.id)
+        .join();
     if (ids(RULE_FIRED) !== n.fired.join() || ids(RULE_UNKNOWN) !== n.unknown.join()) disagreements++;
     fired += r.count;
   });
@@ -151,11 +155,19 @@ const BLOCK = 256;
  * noise falls on both alike, while neither runs with the other's garbage and cache misses mixed
  * into every single sample. Each keeps its own temporal state and sees the frames in order.
  */
-function timeBoth(w: BenchWorkload, iterations: number, warmup: number, batchOpt: number, resolutionNs: number, onProgress?: (d: number, t: number) => void) {
+function timeBoth(
+  w: BenchWorkload,
+  iterations: number,
+  warmup: number,
+  batchOpt: number,
+  resolutionNs: number,
+  onProgress?: (d: number, t: number) => void,
+) {
   const compiled = new TemporalCritic(compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }));
   const naive = new NaiveCritic(w.rules);
   const n = w.frames.length;
-  let ca = 0, na = 0; // next frame of each
+  let ca = 0,
+    na = 0; // next frame of each
   for (let i = 0; i < warmup; i++) {
     compiled.evaluate(w.frames[ca++ % n]!);
     naive.evaluate(w.records[na++ % n]!);

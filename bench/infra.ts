@@ -57,13 +57,18 @@ export async function benchInfra(options: InfraBenchOptions): Promise<InfraBench
       let late = 0;
       let holds = 0;
       for (let e = 0; e < options.episodes; e++) {
-        const out = await runEpisode(env, client, { task: options.task, seed: 1000 + e }, {
-          ...episodeOptions,
-          toPolicyObservation: (obs, task) => encoder.encode(obs, task),
-          policyLabel: label,
-          stepLimit: options.steps,
-          onDecision: (ms, source) => waits.push(source === 'hold' ? Math.max(ms, CONTROL_PERIOD_MS) : ms),
-        });
+        const out = await runEpisode(
+          env,
+          client,
+          { task: options.task, seed: 1000 + e },
+          {
+            ...episodeOptions,
+            toPolicyObservation: (obs, task) => encoder.encode(obs, task),
+            policyLabel: label,
+            stepLimit: options.steps,
+            onDecision: (ms, source) => waits.push(source === 'hold' ? Math.max(ms, CONTROL_PERIOD_MS) : ms),
+          },
+        );
         late += out.lateChunks;
         holds += out.holdActions;
         options.onProgress?.(++done, total);
@@ -73,7 +78,12 @@ export async function benchInfra(options: InfraBenchOptions): Promise<InfraBench
     const sync = await arm({ executeSteps: 1 });
     const zetta = await arm({
       executeSteps: 10,
-      timing: { mode: 'realtime', prefetchThreshold: Math.ceil(options.latencyMs / CONTROL_PERIOD_MS) + 2, merge: 'replace', deadlineMs: 4 * options.latencyMs },
+      timing: {
+        mode: 'realtime',
+        prefetchThreshold: Math.ceil(options.latencyMs / CONTROL_PERIOD_MS) + 2,
+        merge: 'replace',
+        deadlineMs: 4 * options.latencyMs,
+      },
     });
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const syncMean = mean(sync.waits);

@@ -43,7 +43,11 @@ export function countProcess(pid: number | undefined): { stop(): Counts | null }
     stop() {
       const last = pid === undefined || !first ? null : readProc(pid);
       if (!first || !last) return null;
-      return { minorFaults: last.minorFaults - first.minorFaults, contextSwitches: last.contextSwitches - first.contextSwitches, v8Bytes: null };
+      return {
+        minorFaults: last.minorFaults - first.minorFaults,
+        contextSwitches: last.contextSwitches - first.contextSwitches,
+        v8Bytes: null,
+      };
     },
   };
 }
@@ -64,5 +68,9 @@ function readProc(pid: number): { minorFaults: number; contextSwitches: number }
 export function perRound(c: Counts | null, rounds: number): Counts | null {
   if (!c || rounds <= 0) return null;
   const r = (x: number) => Math.round((x / rounds) * 10) / 10;
-  return { minorFaults: r(c.minorFaults), contextSwitches: r(c.contextSwitches), v8Bytes: c.v8Bytes === null ? null : Math.round(c.v8Bytes / rounds) };
+  return {
+    minorFaults: r(c.minorFaults),
+    contextSwitches: r(c.contextSwitches),
+    v8Bytes: c.v8Bytes === null ? null : Math.round(c.v8Bytes / rounds),
+  };
 }

@@ -58,7 +58,23 @@ export class RedisProcess {
     const extra = this.options.alsoBind ?? [];
     // protected mode refuses every client not on loopback when no password is set
     const open = extra.length ? ['--protected-mode', 'no'] : [];
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', ...extra, ...open, '--dir', this.dir, '--appendonly', 'yes', ...fsync, '--save', '', '--daemonize', 'no'];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      ...extra,
+      ...open,
+      '--dir',
+      this.dir,
+      '--appendonly',
+      'yes',
+      ...fsync,
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+    ];
     const child = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
     this.child = child;
     const failed = new Promise<never>((_, reject) =>

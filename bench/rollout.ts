@@ -93,7 +93,11 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     });
     const delayed = new DelayedPolicy(await OnnxPolicy.load(path), options.latencyMs);
     const progressOf = (phase: string) => (_o: unknown, done: number, total: number) => options.onProgress?.(phase, done, total);
-    const sequential = await evaluate(plan(options.sequentialEpisodes), { workers: 1, hostPolicy: delayed, onEpisode: progressOf('sequential') });
+    const sequential = await evaluate(plan(options.sequentialEpisodes), {
+      workers: 1,
+      hostPolicy: delayed,
+      onEpisode: progressOf('sequential'),
+    });
     const pool = { workers: options.workers, envsPerWorker: options.envsPerWorker };
     const runtime = await evaluate(plan(options.runtimeEpisodes), { ...pool, hostPolicy: delayed, onEpisode: progressOf('runtime') });
     const onnx = await evaluate(plan(options.runtimeEpisodes), { ...pool, onEpisode: progressOf('runtime, onnx') });

@@ -72,7 +72,6 @@ interface Transport {
 const CLIENT_URL = new URL('./transport-client.js', import.meta.url);
 const RAW_ECHO_URL = new URL('./raw-zmq-echo-server.js', import.meta.url);
 
-
 export async function benchTransport(options: TransportBenchOptions): Promise<TransportBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-bench-'));
   const transports: Transport[] = [];
@@ -85,7 +84,14 @@ export async function benchTransport(options: TransportBenchOptions): Promise<Tr
     servers.push(tcpServer);
     const ipcServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'node.sock')}`]);
     servers.push(ipcServer);
-    const wsServer = await startNodePolicyServer(['--onnx', onnxPath, '--bind', `ipc://${join(dir, 'unused.sock')}`, '--openpi-ws', '127.0.0.1:0']);
+    const wsServer = await startNodePolicyServer([
+      '--onnx',
+      onnxPath,
+      '--bind',
+      `ipc://${join(dir, 'unused.sock')}`,
+      '--openpi-ws',
+      '127.0.0.1:0',
+    ]);
     servers.push(wsServer);
     transports.push(await clientProcess('zmq', { kind: 'zmq', endpoint: tcpServer.endpoint }, tcpServer.process.pid));
     transports.push(await clientProcess('zmq_ipc', { kind: 'zmq', endpoint: ipcServer.endpoint }, ipcServer.process.pid));
@@ -166,13 +172,21 @@ async function measure(transports: Transport[], options: TransportBenchOptions) 
   }
   const counts: TransportBenchResult['counts_per_round'] = {};
   for (const [i, t] of transports.entries()) {
-    counts[t.name] = { client: perRound(await t.counts(), options.iterations), server: perRound(servers[i]!.count.stop(), options.iterations) };
+    counts[t.name] = {
+      client: perRound(await t.counts(), options.iterations),
+      server: perRound(servers[i]!.count.stop(), options.iterations),
+    };
   }
   return { samples, counts };
 }
 
 /** A transport measured by a client in its own process (see transport-client.ts). */
-async function clientProcess(name: string, spec: ClientSpec, serverPid: number | undefined, stop?: () => Promise<void>): Promise<Transport> {
+async function clientProcess(
+  name: string,
+  spec: ClientSpec,
+  serverPid: number | undefined,
+  stop?: () => Promise<void>,
+): Promise<Transport> {
   const child = fork(fileURLToPath(CLIENT_URL), [JSON.stringify(spec)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const replies: Array<(m: FromClient) => void> = [];
   child.on('message', (m: FromClient) => replies.shift()?.(m));

@@ -9,7 +9,9 @@ export interface WorkerProcesses {
 export async function startWorkers(url: string, count: number): Promise<WorkerProcesses> {
   const children: ChildProcess[] = [];
   for (let i = 0; i < count; i++) {
-    children.push(spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'worker', '--queue', url], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    children.push(
+      spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'worker', '--queue', url], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    );
   }
   await Promise.all(children.map(ready));
   return {

@@ -13,7 +13,14 @@ export interface SkillsForRun {
   readonly skills: ActiveSkills;
 }
 
-export async function skillsForRun(choice: SkillsChoice | undefined, db: string, critic: CriticPlan | undefined, world: World, tasks: readonly string[], dir: string): Promise<SkillsForRun | undefined> {
+export async function skillsForRun(
+  choice: SkillsChoice | undefined,
+  db: string,
+  critic: CriticPlan | undefined,
+  world: World,
+  tasks: readonly string[],
+  dir: string,
+): Promise<SkillsForRun | undefined> {
   if (choice !== 'active') return undefined;
   if (!critic) throw new UsageError('--skills active needs --critic C: the bundle the skills compose onto (e.g. --critic default)');
   const { withActiveSkills, formatSkillsLoaded } = await import('../skills/index.js');

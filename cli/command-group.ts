@@ -23,7 +23,12 @@ export interface CommandGroup {
 /** A Command that dispatches its first argument to one of `group.entries`. */
 export function commandGroup(group: CommandGroup): Command {
   const width = group.nameWidth ?? Math.max(...Object.keys(group.entries).map((k) => k.length));
-  const help = () => group.help(Object.entries(group.entries).map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`).join('\n'));
+  const help = () =>
+    group.help(
+      Object.entries(group.entries)
+        .map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`)
+        .join('\n'),
+    );
   return {
     name: group.name,
     summary: group.summary,

@@ -12,7 +12,14 @@ import { UsageError } from './command.js';
 const INPUT_ERRNO = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
 
 export function isInputError(err: unknown): boolean {
-  if (err instanceof UsageError || err instanceof PolicySpecError || err instanceof PolicyUnavailable || err instanceof CriticLoadError || err instanceof SkillInputError) return true;
+  if (
+    err instanceof UsageError ||
+    err instanceof PolicySpecError ||
+    err instanceof PolicyUnavailable ||
+    err instanceof CriticLoadError ||
+    err instanceof SkillInputError
+  )
+    return true;
   if (isRemoteEnvFailure(err)) return true;
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && INPUT_ERRNO.has(code) && typeof (err as { path?: unknown }).path === 'string';

@@ -40,7 +40,9 @@ function terminalProgress(label: string, stream: NodeJS.WriteStream): Progress {
       last = now;
       const width = 24;
       const filled = Math.round((done / Math.max(total, 1)) * width);
-      stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}\x1b[K`);
+      stream.write(
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}\x1b[K`,
+      );
     },
     done() {
       stream.write('\r\x1b[K');

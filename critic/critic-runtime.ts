@@ -207,7 +207,12 @@ export class CriticRuntime {
     const proposals: CriticProposal[] = [];
     for (let i = 0; i < r.count; i++) {
       const p = r.proposals[i]!;
-      proposals.push({ ruleId: p.ruleId, proposal: p.action === 'recovery' ? p.recovery! : p.action, priority: p.priority, safety: p.safety });
+      proposals.push({
+        ruleId: p.ruleId,
+        proposal: p.action === 'recovery' ? p.recovery! : p.action,
+        priority: p.priority,
+        safety: p.safety,
+      });
     }
     const d = this.decision;
     const decided = d?.kind ?? 'execute';

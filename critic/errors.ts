@@ -37,7 +37,11 @@ export class CriticLoadError extends Error {
 export function fromZod(error: z.ZodError, file?: string): CriticLoadError {
   const issue = error.issues[0];
   if (!issue) return new CriticLoadError([], 'invalid', file);
-  return new CriticLoadError(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), issue.message, file);
+  return new CriticLoadError(
+    issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    issue.message,
+    file,
+  );
 }
 
 /** JSON.parse with the file named in the error. */

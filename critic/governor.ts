@@ -74,7 +74,17 @@ export function outranks(a: Proposal, b: Proposal): boolean {
 export class Governor {
   readonly policy: DuringRecoveryPolicy;
   private readonly maxAge: number;
-  private readonly d: Decision = { kind: 'execute', recovery: null, start: false, scale: 1, xyScale: 1, cause: null, preempted: false, ignored: 0, fromQueue: false };
+  private readonly d: Decision = {
+    kind: 'execute',
+    recovery: null,
+    start: false,
+    scale: 1,
+    xyScale: 1,
+    cause: null,
+    preempted: false,
+    ignored: 0,
+    fromQueue: false,
+  };
   private queued: Proposal | null = null;
   private queuedAge = 0;
 

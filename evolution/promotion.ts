@@ -25,7 +25,12 @@ export function promotedDir(generation: number): string {
   return `promoted/gen-${generation}`;
 }
 
-export async function promote(ctx: CampaignContext, spec: CandidateSpec, shadow: ShadowReport, verdict: CandidateVerdict): Promise<StoredBundle> {
+export async function promote(
+  ctx: CampaignContext,
+  spec: CandidateSpec,
+  shadow: ShadowReport,
+  verdict: CandidateVerdict,
+): Promise<StoredBundle> {
   const dir = promotedDir(spec.generation);
   const content = readBundle(ctx.store.abs(spec.bundle_dir), ctx.layout, ctx.manifest.authorized_features.privileged);
   const files = {
@@ -48,7 +53,11 @@ export async function promote(ctx: CampaignContext, spec: CandidateSpec, shadow:
     parent_sha256: spec.parent_sha256,
   };
   hashes['evidence.json'] = (await ctx.state.step(`${dir}/evidence.json`, () => evidence)).sha256;
-  await ctx.state.step(`${dir}/hashes.json`, () => ({ bundle_sha256: spec.bundle_sha256, files: hashes, all: sha256(canonicalJson(hashes)) }));
+  await ctx.state.step(`${dir}/hashes.json`, () => ({
+    bundle_sha256: spec.bundle_sha256,
+    files: hashes,
+    all: sha256(canonicalJson(hashes)),
+  }));
   ctx.log(`promoted ${spec.id} (${spec.hypothesis.mechanism}) → ${dir}`);
   return { ...content, sha256: spec.bundle_sha256, dir: spec.bundle_dir };
 }

@@ -62,7 +62,12 @@ export interface ShadowReport {
   readonly fire_steps: Readonly<Record<string, number>>;
 }
 
-export function shadowReplay(episodes: readonly ReplayEpisode[], rules: RuleSet, newRuleIds: readonly string[], privileged: boolean): ShadowReport {
+export function shadowReplay(
+  episodes: readonly ReplayEpisode[],
+  rules: RuleSet,
+  newRuleIds: readonly string[],
+  privileged: boolean,
+): ShadowReport {
   const idx = newRuleIds.map((id) => rules.indexOf(id)).filter((i) => i >= 0);
   let triggers = 0;
   let targeted = 0;

@@ -18,16 +18,17 @@ function synergyCell(e: Estimate): string {
 
 /** Task rows and a macro row: rates and synergy, each with its paired bootstrap 95% interval. */
 export function formatArmsTable(a: GovernanceArms): string {
-  const rows = [
-    '| task | policy alone | critic alone | both | synergy [95% CI] |',
-    '|---|---|---|---|---|',
-  ];
+  const rows = ['| task | policy alone | critic alone | both | synergy [95% CI] |', '|---|---|---|---|---|'];
   for (const task of a.tasks) {
     const t = a.perTask[task]!;
-    rows.push(`| ${task} | ${rateCell(t.policy)} | ${rateCell(t.critic)} (${t.critic.control}) | ${rateCell(t.both)} | ${synergyCell(t.synergy)} |`);
+    rows.push(
+      `| ${task} | ${rateCell(t.policy)} | ${rateCell(t.critic)} (${t.critic.control}) | ${rateCell(t.both)} | ${synergyCell(t.synergy)} |`,
+    );
   }
   const m = a.macro;
-  rows.push(`| **macro** | ${rateCell(m.policy)} | ${rateCell(m.critic)} (best per task) | ${rateCell(m.both)} | **${synergyCell(m.synergy)}** |`);
+  rows.push(
+    `| **macro** | ${rateCell(m.policy)} | ${rateCell(m.critic)} (best per task) | ${rateCell(m.both)} | **${synergyCell(m.synergy)}** |`,
+  );
   return rows.join('\n');
 }
 

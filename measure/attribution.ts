@@ -4,7 +4,10 @@
 // milestones first reached while a recovery program drove the robot.
 import type { EpisodeSummary } from '../zinfra/recording/episode-record.js';
 
-type Counted = Pick<EpisodeSummary, 'success' | 'steps' | 'unmodifiedPolicyActions' | 'milestonesDuringRecovery' | 'physicsDivergence' | 'infraFailure'> & {
+type Counted = Pick<
+  EpisodeSummary,
+  'success' | 'steps' | 'unmodifiedPolicyActions' | 'milestonesDuringRecovery' | 'physicsDivergence' | 'infraFailure'
+> & {
   readonly recoveries: number;
 };
 
@@ -34,8 +37,16 @@ export interface Attribution {
 }
 
 export function attribute(outcomes: readonly Counted[]): Attribution {
-  let successes = 0, executedSteps = 0, unmodified = 0, successSteps = 0, successUnmodified = 0;
-  let clean = 0, recoveries = 0, milestones = 0, physics = 0, infra = 0;
+  let successes = 0,
+    executedSteps = 0,
+    unmodified = 0,
+    successSteps = 0,
+    successUnmodified = 0;
+  let clean = 0,
+    recoveries = 0,
+    milestones = 0,
+    physics = 0,
+    infra = 0;
   for (const o of outcomes) {
     executedSteps += o.steps;
     unmodified += o.unmodifiedPolicyActions;

@@ -45,7 +45,11 @@ export interface EvaluationResult {
 
 export async function evaluate(plan: EvaluationPlan, options: EvaluationOptions): Promise<EvaluationResult> {
   const run = await runPlan(plan, options);
-  return { ...summarize(plan, run.outcomes, run.wallMs), meanBatchSize: run.rollout?.meanBatchSize ?? 1, ...(run.rollout?.saturated ? { saturated: run.rollout.saturated } : {}) };
+  return {
+    ...summarize(plan, run.outcomes, run.wallMs),
+    meanBatchSize: run.rollout?.meanBatchSize ?? 1,
+    ...(run.rollout?.saturated ? { saturated: run.rollout.saturated } : {}),
+  };
 }
 
 export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wallMs: number): EvaluationResult {
@@ -55,10 +59,17 @@ export function summarize(plan: EvaluationPlan, outcomes: EpisodeOutcome[], wall
     const counted = mine.filter((o) => o.infraFailure === null);
     const physicsDivergences = mine.filter((o) => o.physicsDivergence).length;
     const infraRetries = retriesOf(mine);
-    tasks[task] = { ...wilson(counted.filter((o) => o.success).length, counted.length), infraFailures: mine.length - counted.length, infraRetries, physicsDivergences };
+    tasks[task] = {
+      ...wilson(counted.filter((o) => o.success).length, counted.length),
+      infraFailures: mine.length - counted.length,
+      infraRetries,
+      physicsDivergences,
+    };
   }
   const attribution = attribute(outcomes);
-  const rates = Object.values(tasks).map((t) => t.rate).filter((r) => Number.isFinite(r));
+  const rates = Object.values(tasks)
+    .map((t) => t.rate)
+    .filter((r) => Number.isFinite(r));
   return {
     outcomes,
     tasks,

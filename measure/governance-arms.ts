@@ -11,7 +11,13 @@ import { attribute, type Attribution } from './attribution.js';
 import { evaluate, infraFailureReasons, type EvaluationOptions, type EvaluationPlan, type EvaluationResult } from './evaluation.js';
 import type { CriticPlan } from '../zinfra/runtime/open-critic.js';
 import {
-  DEFAULT_BOOTSTRAP_SEED, DEFAULT_RESAMPLES, pairedSynergy, type Estimate, type MacroSynergy, type SeedOutcomes, type TaskSamples,
+  DEFAULT_BOOTSTRAP_SEED,
+  DEFAULT_RESAMPLES,
+  pairedSynergy,
+  type Estimate,
+  type MacroSynergy,
+  type SeedOutcomes,
+  type TaskSamples,
 } from './paired-bootstrap.js';
 import type { EpisodeOutcome } from '../zinfra/runtime/run-episode.js';
 
@@ -109,7 +115,8 @@ export async function runGovernanceArms(plan: ArmsPlan, options: ArmsOptions): P
       onEpisode: (o, done, total) => options.onEpisode?.(run, o, done, total),
     });
     // Arms compared against a bundle that changed under them would measure nothing.
-    if (bundleHash(plan.critic) !== hash) throw new Error(`the critic bundle ${plan.critic.bundle} changed while the arms ran; run them again`);
+    if (bundleHash(plan.critic) !== hash)
+      throw new Error(`the critic bundle ${plan.critic.bundle} changed while the arms ran; run them again`);
     options.onArmDone?.(run, r);
     results.push(r);
   }
@@ -166,7 +173,12 @@ export function combineArms(
     criticHash: options.criticHash ?? bundleHash(plan.critic),
     arms: {
       policy: armReport(plan.policy, false, policyAlone, plan.tasks),
-      critic: winnersReport(controls, plan.tasks, winners, controlResults.reduce((ms, r) => ms + r.wallMs, 0)),
+      critic: winnersReport(
+        controls,
+        plan.tasks,
+        winners,
+        controlResults.reduce((ms, r) => ms + r.wallMs, 0),
+      ),
       both: armReport(plan.policy, true, both, plan.tasks),
     },
     controls: Object.fromEntries(controls.map((c, j) => [c, armReport(c, true, controlResults[j]!, plan.tasks)])),
@@ -200,7 +212,13 @@ export function seedOutcomes(outcomes: readonly EpisodeOutcome[], task: string, 
 
 function taskFigures(r: EvaluationResult, task: string): ArmTask {
   const t = r.tasks[task]!;
-  return { successes: t.successes, episodes: t.episodes, rate: t.rate, infraFailures: t.infraFailures, physicsDivergences: t.physicsDivergences };
+  return {
+    successes: t.successes,
+    episodes: t.episodes,
+    rate: t.rate,
+    infraFailures: t.infraFailures,
+    physicsDivergences: t.physicsDivergences,
+  };
 }
 
 function armReport(policy: string, critic: boolean, r: EvaluationResult, tasks: readonly string[]): ArmReport {
@@ -217,7 +235,12 @@ function armReport(policy: string, critic: boolean, r: EvaluationResult, tasks: 
 }
 
 /** The critic-alone arm: on each task, the winning control's episodes (wallMs: all controls'). */
-function winnersReport(controls: readonly string[], tasks: readonly string[], winners: readonly EvaluationResult[], wallMs: number): ArmReport {
+function winnersReport(
+  controls: readonly string[],
+  tasks: readonly string[],
+  winners: readonly EvaluationResult[],
+  wallMs: number,
+): ArmReport {
   const figures = tasks.map((t, i) => taskFigures(winners[i]!, t));
   const rates = figures.map((f) => f.rate).filter((x) => Number.isFinite(x));
   const outcomes = tasks.flatMap((t, i) => winners[i]!.outcomes.filter((o) => o.task === t));

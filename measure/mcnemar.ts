@@ -22,7 +22,8 @@ export function discordantPairs(before: PairedOutcomes, after: PairedOutcomes): 
 
 /** P(X ≥ b), X ~ Bin(b + c, 1/2); 1 when there are no discordant pairs. */
 export function mcnemarOneSided(b: number, c: number): number {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`mcnemar: counts must be non-negative integers, got b=${b}, c=${c}`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new RangeError(`mcnemar: counts must be non-negative integers, got b=${b}, c=${c}`);
   const n = b + c;
   if (n === 0) return 1;
   if (n <= EXACT_MAX_N) return exactTail(n, b);

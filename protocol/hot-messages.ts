@@ -46,7 +46,15 @@ export function checkInfer(m: unknown): InferRequest | null {
   if (typeof m.deadline_ms !== 'number' || !(m.deadline_ms > 0) || !Number.isFinite(m.deadline_ms)) return null;
   const obs = checkObservation(m.obs);
   if (obs === null) return null;
-  return { type: 'infer', id: m.id, session_id: m.session_id, episode_id: m.episode_id, step: m.step as number, deadline_ms: m.deadline_ms, obs };
+  return {
+    type: 'infer',
+    id: m.id,
+    session_id: m.session_id,
+    episode_id: m.episode_id,
+    step: m.step as number,
+    deadline_ms: m.deadline_ms,
+    obs,
+  };
 }
 
 function checkObservation(v: unknown): Observation | null {

@@ -230,7 +230,16 @@ function sizeOf(value: unknown, depth: number): number {
   if (isNdArray(value)) {
     if (value.shape.length > 15 || !value.shape.every((d) => isInt(d) && d >= 0)) return -1;
     const n = value.data.byteLength;
-    return 1 + (1 + 11 + 1) + (1 + 4 + binHeader(n) + n) + sizeOf('dtype', 0) + sizeOf(value.dtype, 0) + (1 + 5) + 1 + value.shape.reduce((sum, d) => sum + sizeOf(d, 0), 0);
+    return (
+      1 +
+      (1 + 11 + 1) +
+      (1 + 4 + binHeader(n) + n) +
+      sizeOf('dtype', 0) +
+      sizeOf(value.dtype, 0) +
+      (1 + 5) +
+      1 +
+      value.shape.reduce((sum, d) => sum + sizeOf(d, 0), 0)
+    );
   }
   let size = 0;
   let entries = 0;

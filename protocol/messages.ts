@@ -91,21 +91,9 @@ export const pingSchema = z.object({ type: z.literal('ping'), id, t: z.number() 
 export const pongSchema = z.object({ type: z.literal('pong'), id, t: z.number() });
 
 /** What a client sends. */
-export const requestSchema = z.discriminatedUnion('type', [
-  helloSchema,
-  inferSchema,
-  episodeStartSchema,
-  episodeEndSchema,
-  pingSchema,
-]);
+export const requestSchema = z.discriminatedUnion('type', [helloSchema, inferSchema, episodeStartSchema, episodeEndSchema, pingSchema]);
 /** What a server sends back. */
-export const replySchema = z.discriminatedUnion('type', [
-  metadataReplySchema,
-  resultSchema,
-  errorSchema,
-  ackSchema,
-  pongSchema,
-]);
+export const replySchema = z.discriminatedUnion('type', [metadataReplySchema, resultSchema, errorSchema, ackSchema, pongSchema]);
 
 export type Hello = z.infer<typeof helloSchema>;
 export type MetadataReply = z.infer<typeof metadataReplySchema>;

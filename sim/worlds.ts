@@ -20,7 +20,10 @@ export const DEFAULT_WORLD = 'tabletop';
 // Static specifiers, so both the sources (tests) and the built package resolve them.
 const BUILTIN: Readonly<Record<string, { load: () => Promise<{ world: World }>; url: URL }>> = {
   tabletop: { load: () => import('./tabletop/tabletop-world.js'), url: new URL('./tabletop/tabletop-world.js', import.meta.url) },
-  'point-mass': { load: () => import('./point-mass/point-mass-world.js'), url: new URL('./point-mass/point-mass-world.js', import.meta.url) },
+  'point-mass': {
+    load: () => import('./point-mass/point-mass-world.js'),
+    url: new URL('./point-mass/point-mass-world.js', import.meta.url),
+  },
 };
 
 export const BUILTIN_WORLDS: readonly string[] = Object.keys(BUILTIN);
@@ -38,7 +41,9 @@ export function resolveWorld(spec: string = DEFAULT_WORLD): WorldRef {
   }
   const path = resolve(spec);
   if (!existsSync(path)) {
-    throw new SimInputError(`unknown world "${spec}": built-in worlds are ${BUILTIN_WORLDS.join(', ')}, zmq://HOST:PORT names a remote env server, or give the path of a module that exports \`world\``);
+    throw new SimInputError(
+      `unknown world "${spec}": built-in worlds are ${BUILTIN_WORLDS.join(', ')}, zmq://HOST:PORT names a remote env server, or give the path of a module that exports \`world\``,
+    );
   }
   return { name: path, module: pathToFileURL(path).href };
 }

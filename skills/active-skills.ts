@@ -44,15 +44,23 @@ export interface ActiveSkillsOptions {
 
 /** The store a run reads its skills from, which must exist: a run reads skills, it does not make a store. */
 export function requireSkillStore(db: string): string {
-  if (!existsSync(db)) throw new SkillInputError(`--skills active: no skill store at ${db} (promote a campaign with zetta skills add, or name the store with --skills-db)`);
+  if (!existsSync(db))
+    throw new SkillInputError(
+      `--skills active: no skill store at ${db} (promote a campaign with zetta skills add, or name the store with --skills-db)`,
+    );
   return db;
 }
 
 /** The critic plan with each task's composed bundle, and what loaded where. */
 export function withActiveSkills(o: ActiveSkillsOptions): { plan: CriticPlan; skills: ActiveSkills } {
   requireSkillStore(o.db);
-  const active = SkillStore.using(o.db, (s) => s.list().filter((r) => r.state === 'active' && (!o.sources || o.sources.includes(r.content.guard.tags.source_task))));
-  if (o.sources && active.length === 0) throw new SkillInputError(`no active skill in ${o.db} comes from ${o.sources.join(', ')} (zetta skills list shows them and their states)`);
+  const active = SkillStore.using(o.db, (s) =>
+    s.list().filter((r) => r.state === 'active' && (!o.sources || o.sources.includes(r.content.guard.tags.source_task))),
+  );
+  if (o.sources && active.length === 0)
+    throw new SkillInputError(
+      `no active skill in ${o.db} comes from ${o.sources.join(', ')} (zetta skills list shows them and their states)`,
+    );
   const layout = layoutFor(o.world.features);
   const privileged = o.critic.privileged && o.world.authorizesPrivileged;
   const base = readBundle(o.critic.bundle, layout, privileged);
@@ -94,7 +102,8 @@ export function skillFirings(skills: ActiveSkills, outcomes: readonly EpisodeOut
       const entry = out.get(d.id) ?? { name: d.name, tasks: [], episodesFired: 0, episodes: 0, firings: 0 };
       entry.tasks.push(task);
       for (const o of episodes) {
-        const n = d.rules.reduce((sum, id) => sum + (o.firings[id] ?? 0), 0) + d.programs.reduce((sum, id) => sum + (o.programStarts[id] ?? 0), 0);
+        const n =
+          d.rules.reduce((sum, id) => sum + (o.firings[id] ?? 0), 0) + d.programs.reduce((sum, id) => sum + (o.programStarts[id] ?? 0), 0);
         entry.episodes++;
         entry.firings += n;
         if (n > 0) entry.episodesFired++;

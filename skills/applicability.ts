@@ -25,14 +25,21 @@ export function applicability(skill: Pick<SkillContent, 'guard'>, target: Applic
   if (g.world !== target.world) return no(`made in world "${g.world}", not "${target.world}"`);
   const have = new Set(target.features);
   const missing = g.features.filter((f) => !have.has(f));
-  if (missing.length > 0) return no(`needs ${plural(missing, 'feature')} ${missing.map((f) => `"${f}"`).join(', ')}, which world "${target.world}" lacks`);
-  if (g.privileged && target.privilegedAuthorized === false) return no(`reads privileged features, which a run in world "${target.world}" does not authorize`);
+  if (missing.length > 0)
+    return no(`needs ${plural(missing, 'feature')} ${missing.map((f) => `"${f}"`).join(', ')}, which world "${target.world}" lacks`);
+  if (g.privileged && target.privilegedAuthorized === false)
+    return no(`reads privileged features, which a run in world "${target.world}" does not authorize`);
   const badCondition = g.conditions.find((c) => !have.has(c.feature));
   if (badCondition) return no(`its condition on "${badCondition.feature}" names a feature world "${target.world}" lacks`);
   if (target.suite !== undefined && target.suite !== g.tags.suite) {
-    return no(`applies to the ${g.tags.suite} suite (from ${g.tags.source_task}), not ${target.suite}${target.task ? ` (${target.task})` : ''}`);
+    return no(
+      `applies to the ${g.tags.suite} suite (from ${g.tags.source_task}), not ${target.suite}${target.task ? ` (${target.task})` : ''}`,
+    );
   }
-  return { ok: true, reason: `world "${g.world}" has all ${g.features.length} features it reads${target.suite ? `; suite ${target.suite}` : ''}` };
+  return {
+    ok: true,
+    reason: `world "${g.world}" has all ${g.features.length} features it reads${target.suite ? `; suite ${target.suite}` : ''}`,
+  };
 }
 
 function no(reason: string): Applicability {

@@ -87,15 +87,22 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
   for (const r of accepted) reasons.set(r.skill.id, `${r.fit}; priority ${r.priority}, specificity ${r.specificity}`);
   const applied = accepted.map((r) => r.skill);
   /** Whose rules and programs count as a loaded skill's firings: its own, or those of the skill whose change it repeats. */
-  const firingOf = new Map<string, ComposableSkill>([...applied.map((s) => [s.id, s] as const), ...[...duplicates].map(([dup, of]) => [dup, of.skill] as const)]);
+  const firingOf = new Map<string, ComposableSkill>([
+    ...applied.map((s) => [s.id, s] as const),
+    ...[...duplicates].map(([dup, of]) => [dup, of.skill] as const),
+  ]);
   return {
     bundle: applied.length === 0 ? base : merged(base, baseRules, basePrograms, applied),
     loaded: skills.filter((s) => firingOf.has(s.id)).map((s) => s.id),
     decisions: skills.map((s) => {
       const counted = firingOf.get(s.id)?.content.changes ?? localizeChanges(s.id, s.content.changes);
       return {
-        id: s.id, name: s.content.name, loaded: firingOf.has(s.id), reason: reasons.get(s.id)!,
-        rules: changedIds(counted.rules), programs: counted.programs.replaced.map((p) => p.id),
+        id: s.id,
+        name: s.content.name,
+        loaded: firingOf.has(s.id),
+        reason: reasons.get(s.id)!,
+        rules: changedIds(counted.rules),
+        programs: counted.programs.replaced.map((p) => p.id),
       };
     }),
     conflicts,
@@ -103,7 +110,12 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
 }
 
 /** Why a skill whose guard holds still cannot load onto this base, or null. */
-function lacksWhatItChanges(skill: ComposableSkill, baseName: string, rules: readonly BundleEntry[], programs: readonly BundleEntry[]): string | null {
+function lacksWhatItChanges(
+  skill: ComposableSkill,
+  baseName: string,
+  rules: readonly BundleEntry[],
+  programs: readonly BundleEntry[],
+): string | null {
   const c = skill.content.changes;
   if (isEmptyChange(c)) return `changes nothing in the bundle its campaign started from (${c.base.name})`;
   const lacking = (kind: string, have: readonly BundleEntry[], e: EntryChanges) => {
@@ -143,15 +155,22 @@ function touches(c: SkillChanges): Map<string, Touch> {
   for (const r of [...c.rules.added, ...c.rules.replaced]) {
     out.set(`rule:${r.id}`, { behaviour: behaviourKey(r), label: `rule "${r.id}"` });
     const condition = behaviourKey({ guards: r['guards'] ?? [], when: r['when'] });
-    out.set(`condition:${condition}`, { behaviour: behaviourKey({ ...r, id: undefined }), label: `the feature condition of rule "${r.id}"` });
+    out.set(`condition:${condition}`, {
+      behaviour: behaviourKey({ ...r, id: undefined }),
+      label: `the feature condition of rule "${r.id}"`,
+    });
   }
   for (const id of c.rules.removed) out.set(`rule:${id}`, { behaviour: 'removed', label: `rule "${id}"` });
-  for (const p of [...c.programs.added, ...c.programs.replaced]) out.set(`program:${p.id}`, { behaviour: behaviourKey(p), label: `program "${p.id}"` });
+  for (const p of [...c.programs.added, ...c.programs.replaced])
+    out.set(`program:${p.id}`, { behaviour: behaviourKey(p), label: `program "${p.id}"` });
   for (const id of c.programs.removed) out.set(`program:${id}`, { behaviour: 'removed', label: `program "${id}"` });
   return out;
 }
 
-function resolveConflicts(ranked: readonly Ranked[], reasons: Map<string, string>): { accepted: Ranked[]; duplicates: Map<string, Ranked>; conflicts: SkillConflict[] } {
+function resolveConflicts(
+  ranked: readonly Ranked[],
+  reasons: Map<string, string>,
+): { accepted: Ranked[]; duplicates: Map<string, Ranked>; conflicts: SkillConflict[] } {
   const accepted: Ranked[] = [];
   const duplicates = new Map<string, Ranked>();
   const conflicts: SkillConflict[] = [];
@@ -198,7 +217,12 @@ function clashOn(a: Ranked, b: Ranked): string | null {
   return null;
 }
 
-function merged(base: BundleContent, baseRules: readonly BundleEntry[], basePrograms: readonly BundleEntry[], skills: readonly ComposableSkill[]): BundleContent {
+function merged(
+  base: BundleContent,
+  baseRules: readonly BundleEntry[],
+  basePrograms: readonly BundleEntry[],
+  skills: readonly ComposableSkill[],
+): BundleContent {
   const apply = (entries: readonly BundleEntry[], pick: (c: SkillChanges) => EntryChanges) => {
     let out = [...entries];
     const seen = new Set(out.map((e) => behaviourKey({ ...e, id: undefined })));

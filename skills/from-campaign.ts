@@ -31,12 +31,15 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
   const store = new ArtifactStore(root);
   const manifest = checked<Manifest>(store, 'manifest.json', ledger);
   const report = checked<CampaignReport>(store, 'report.json', ledger);
-  if (!report.promoted) throw new SkillInputError(`campaign ${report.campaign_id} (${root}) promoted nothing: there is no bundle to make a skill of`);
+  if (!report.promoted)
+    throw new SkillInputError(`campaign ${report.campaign_id} (${root}) promoted nothing: there is no bundle to make a skill of`);
   const generation = lastPromotion(report);
   const dir = promotedDir(generation);
   const hashes = checked<{ bundle_sha256: string; files: Record<string, string> }>(store, `${dir}/hashes.json`, ledger);
   if (hashes.bundle_sha256 !== report.final_bundle.sha256) {
-    throw new SkillInputError(`${join(root, dir)}: holds bundle ${hashes.bundle_sha256.slice(0, 12)}, but the report promoted ${report.final_bundle.sha256.slice(0, 12)}`);
+    throw new SkillInputError(
+      `${join(root, dir)}: holds bundle ${hashes.bundle_sha256.slice(0, 12)}, but the report promoted ${report.final_bundle.sha256.slice(0, 12)}`,
+    );
   }
   const files = BUNDLE_FILES.map((name) => promotedFile(store, `${dir}/${name}`, ledger, hashes.files[name]));
   const evidence = checked<PromotionEvidence>(store, `${dir}/evidence.json`, ledger);
@@ -63,7 +66,12 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
       decisions: decisions(report),
       heldout: report.heldout,
       confirmation: report.confirmation,
-      shadow: { triggers: evidence.shadow.triggers, targeted_failures: evidence.shadow.targeted_failures, false_alarms: evidence.shadow.false_alarms, successes: evidence.shadow.successes },
+      shadow: {
+        triggers: evidence.shadow.triggers,
+        targeted_failures: evidence.shadow.targeted_failures,
+        false_alarms: evidence.shadow.false_alarms,
+        successes: evidence.shadow.successes,
+      },
     },
     provenance: {
       code_version: manifest.code_version,
@@ -81,14 +89,16 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
 
 function readLedger(root: string): Record<string, string> {
   const path = join(root, STATE_FILE);
-  if (!existsSync(join(root, 'manifest.json')) || !existsSync(path)) throw new SkillInputError(`${root} is not a campaign root (no manifest.json and ${STATE_FILE})`);
+  if (!existsSync(join(root, 'manifest.json')) || !existsSync(path))
+    throw new SkillInputError(`${root} is not a campaign root (no manifest.json and ${STATE_FILE})`);
   let state: { phase?: string; ledger?: Record<string, string> };
   try {
     state = JSON.parse(readFileSync(path, 'utf8')) as typeof state;
   } catch (err) {
     throw new SkillInputError(`${path}: ${(err as Error).message}`);
   }
-  if (state.phase !== 'done') throw new SkillInputError(`the campaign in ${root} has not finished (phase ${state.phase}); run zetta evolve on it again to finish it`);
+  if (state.phase !== 'done')
+    throw new SkillInputError(`the campaign in ${root} has not finished (phase ${state.phase}); run zetta evolve on it again to finish it`);
   return state.ledger ?? {};
 }
 
@@ -106,16 +116,30 @@ function checked<T>(store: ArtifactStore, path: string, ledger: Readonly<Record<
 }
 
 /** A promoted bundle file's bytes, checked against both the ledger and promoted/…/hashes.json. */
-function promotedFile(store: ArtifactStore, path: string, ledger: Readonly<Record<string, string>>, listed: string | undefined): BundleFile {
+function promotedFile(
+  store: ArtifactStore,
+  path: string,
+  ledger: Readonly<Record<string, string>>,
+  listed: string | undefined,
+): BundleFile {
   checked(store, path, ledger);
   const bytes = readFileSync(store.abs(path));
   const contentSha = sha256(bytes.toString('utf8').replace(/\n$/, ''));
-  if (listed !== contentSha) throw new SkillInputError(`${store.abs(path)}: hashes to ${contentSha.slice(0, 12)}, not the ${listed?.slice(0, 12) ?? 'missing'} its hashes.json records`);
+  if (listed !== contentSha)
+    throw new SkillInputError(
+      `${store.abs(path)}: hashes to ${contentSha.slice(0, 12)}, not the ${listed?.slice(0, 12) ?? 'missing'} its hashes.json records`,
+    );
   return bundleFile(path.slice(path.lastIndexOf('/') + 1), bytes);
 }
 
 /** The promoted bundle against the campaign's frozen base (bundles/<sha12>/, or none). */
-function changesFromBase(store: ArtifactStore, manifest: Manifest, promoted: Record<string, unknown>, layout: FeatureLayout, privileged: boolean): SkillChanges {
+function changesFromBase(
+  store: ArtifactStore,
+  manifest: Manifest,
+  promoted: Record<string, unknown>,
+  layout: FeatureLayout,
+  privileged: boolean,
+): SkillChanges {
   const { spec, sha256: baseSha } = manifest.base_bundle;
   let base: BundleContent = NO_BUNDLE;
   if (spec !== 'none') {
@@ -125,7 +149,8 @@ function changesFromBase(store: ArtifactStore, manifest: Manifest, promoted: Rec
     } catch (err) {
       throw new SkillInputError(`${dir}: the campaign's base bundle cannot be read: ${(err as Error).message}`);
     }
-    if (bundleSha(base) !== baseSha) throw new SkillInputError(`${dir}: the campaign's base bundle no longer hashes to ${baseSha.slice(0, 12)}`);
+    if (bundleSha(base) !== baseSha)
+      throw new SkillInputError(`${dir}: the campaign's base bundle no longer hashes to ${baseSha.slice(0, 12)}`);
   }
   const rules = RuleFileSchema.parse(promoted['rules.json']).rules;
   const programs = RecoveryFileSchema.parse(promoted['recoveries.json']).programs;
@@ -138,12 +163,22 @@ function changesFromBase(store: ArtifactStore, manifest: Manifest, promoted: Rec
 
 function lastPromotion(report: CampaignReport): number {
   const promoted = report.generations.filter((g) => g.promoted !== null);
-  if (promoted.length === 0) throw new SkillInputError(`campaign ${report.campaign_id}: the report says promoted, but no generation promoted a candidate`);
+  if (promoted.length === 0)
+    throw new SkillInputError(`campaign ${report.campaign_id}: the report says promoted, but no generation promoted a candidate`);
   return promoted.at(-1)!.generation;
 }
 
 function decisions(report: CampaignReport): GateDecision[] {
-  return report.generations.flatMap((g) => g.candidates.map((c) => ({
-    generation: g.generation, candidate: c.id, decision: c.decision, stage: c.stage, reason: c.reason, gates: c.gates, critic_alone: c.critic_alone, shadow: c.shadow,
-  })));
+  return report.generations.flatMap((g) =>
+    g.candidates.map((c) => ({
+      generation: g.generation,
+      candidate: c.id,
+      decision: c.decision,
+      stage: c.stage,
+      reason: c.reason,
+      gates: c.gates,
+      critic_alone: c.critic_alone,
+      shadow: c.shadow,
+    })),
+  );
 }

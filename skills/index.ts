@@ -10,6 +10,13 @@ export { APPLICATION_ID } from './store/open.js';
 export { SkillStore, type Actor, type AuditRow, type SkillRecord } from './store/skill-store.js';
 export { verifyStore } from './store/verify.js';
 export { promoteCampaign } from './promote.js';
-export { requireSkillStore, withActiveSkills, skillFirings, type ActiveSkills, type SkillFiring, type TaskSkills } from './active-skills.js';
+export {
+  requireSkillStore,
+  withActiveSkills,
+  skillFirings,
+  type ActiveSkills,
+  type SkillFiring,
+  type TaskSkills,
+} from './active-skills.js';
 export { composeSkills, type Composition, type SkillConflict, type SkillDecision } from './compose.js';
 export { formatSkillFirings, formatSkillsLoaded } from './skills-text.js';

@@ -23,7 +23,9 @@ export function isSkillState(s: string): s is SkillState {
 export function nextState(id: string, from: SkillState, action: SkillAction): SkillState {
   const move = MOVES[action];
   if (move.from !== from) {
-    throw new SkillInputError(`cannot ${action} skill ${id}: it is ${from}, and only ${article(move.from)} ${move.from} skill can be ${pastTense(action)}`);
+    throw new SkillInputError(
+      `cannot ${action} skill ${id}: it is ${from}, and only ${article(move.from)} ${move.from} skill can be ${pastTense(action)}`,
+    );
   }
   return move.to;
 }

@@ -47,7 +47,12 @@ export interface SkillEvidence {
   readonly heldout: unknown;
   readonly confirmation: unknown;
   /** The promoting candidate's shadow replay: triggers and false alarms. */
-  readonly shadow: { readonly triggers: number; readonly targeted_failures: number; readonly false_alarms: number; readonly successes: number } | null;
+  readonly shadow: {
+    readonly triggers: number;
+    readonly targeted_failures: number;
+    readonly false_alarms: number;
+    readonly successes: number;
+  } | null;
 }
 
 export interface SkillProvenance {

@@ -15,7 +15,8 @@ export function formatSkillsLoaded(s: ActiveSkills): string {
   }
   for (const [id, e] of bySkill) {
     lines.push(`  ${id} ${e.name}: loaded for ${e.loaded.length === 0 ? 'no task' : e.loaded.join(', ')}`);
-    for (const [reason, tasks] of e.skipped) lines.push(`    not loaded for ${tasks.length === 1 ? tasks[0] : `${tasks.length} tasks`}: ${reason}`);
+    for (const [reason, tasks] of e.skipped)
+      lines.push(`    not loaded for ${tasks.length === 1 ? tasks[0] : `${tasks.length} tasks`}: ${reason}`);
   }
   return lines.join('\n');
 }
@@ -25,6 +26,9 @@ export function formatSkillFirings(firings: readonly SkillFiring[]): string {
   const width = Math.max(...firings.map((f) => f.id.length + 1 + f.name.length), 5);
   return [
     `  ${'skill'.padEnd(width)}  ${'tasks'.padStart(5)}  ${'episodes fired'.padStart(14)}  firings`,
-    ...firings.map((f) => `  ${`${f.id} ${f.name}`.padEnd(width)}  ${String(f.tasks.length).padStart(5)}  ${`${f.episodesFired}/${f.episodes}`.padStart(14)}  ${f.firings}`),
+    ...firings.map(
+      (f) =>
+        `  ${`${f.id} ${f.name}`.padEnd(width)}  ${String(f.tasks.length).padStart(5)}  ${`${f.episodesFired}/${f.episodes}`.padStart(14)}  ${f.firings}`,
+    ),
   ].join('\n');
 }

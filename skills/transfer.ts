@@ -6,7 +6,14 @@
 import { discordantPairs, mcnemarOneSided } from '../measure/mcnemar.js';
 import type { World } from '../sim/world.js';
 import { attribute } from '../measure/attribution.js';
-import { runGovernanceArms, seedOutcomes, type ArmRun, type ArmsOptions, type ArmsPlan, type GovernanceArms } from '../measure/governance-arms.js';
+import {
+  runGovernanceArms,
+  seedOutcomes,
+  type ArmRun,
+  type ArmsOptions,
+  type ArmsPlan,
+  type GovernanceArms,
+} from '../measure/governance-arms.js';
 import type { EpisodeOutcome } from '../zinfra/runtime/run-episode.js';
 import { wilson, type Rate } from '../measure/success-rate.js';
 import { skillFirings, withActiveSkills, type ActiveSkills, type SkillFiring } from './active-skills.js';
@@ -82,7 +89,14 @@ export interface TransferProgress {
 export async function measureTransfer(plan: TransferPlan, progress: TransferProgress): Promise<TransferResult> {
   checkTargets(plan);
   const cap = plan.criticAloneCap ?? DEFAULT_CRITIC_ALONE_CAP;
-  const composed = withActiveSkills({ db: plan.db, world: plan.world, critic: plan.arms.critic, tasks: plan.targets, dir: plan.dir, sources: plan.sources });
+  const composed = withActiveSkills({
+    db: plan.db,
+    world: plan.world,
+    critic: plan.arms.critic,
+    tasks: plan.targets,
+    dir: plan.dir,
+    sources: plan.sources,
+  });
   progress.onComposed?.(composed.skills);
   progress.onPhase?.('without skills');
   const without = await armsWithOutcomes(plan.arms, progress.arms);
@@ -95,29 +109,45 @@ export async function measureTransfer(plan: TransferPlan, progress: TransferProg
     const seeds = without.arms.seeds;
     const discordant = discordantPairs(seedOutcomes(without.both, task, seeds), seedOutcomes(withSkills.both, task, seeds));
     return {
-      task, loaded, without: a, with: b, gain: b.both.rate - a.both.rate, discordant,
-      p_value: mcnemarOneSided(discordant.b, discordant.c), critic_alone_within_cap: b.critic_alone.rate <= cap,
+      task,
+      loaded,
+      without: a,
+      with: b,
+      gain: b.both.rate - a.both.rate,
+      discordant,
+      p_value: mcnemarOneSided(discordant.b, discordant.c),
+      critic_alone_within_cap: b.critic_alone.rate <= cap,
       drove: { without: drove(without.both, task), with: drove(withSkills.both, task) },
     };
   });
   return {
-    sources: plan.sources, seeds: without.arms.seeds, perturbation: without.arms.perturbation, critic_alone_cap: cap,
-    skills: composed.skills, targets, fired: skillFirings(composed.skills, withSkills.both),
+    sources: plan.sources,
+    seeds: without.arms.seeds,
+    perturbation: without.arms.perturbation,
+    critic_alone_cap: cap,
+    skills: composed.skills,
+    targets,
+    fired: skillFirings(composed.skills, withSkills.both),
   };
 }
 
 /** Transfer is measured on tasks no campaign used: a target that is any skill's source is refused. */
 function checkTargets(plan: TransferPlan): void {
-  if (plan.sources.length === 0 || plan.targets.length === 0) throw new SkillInputError('transfer needs at least one source task and one target task');
+  if (plan.sources.length === 0 || plan.targets.length === 0)
+    throw new SkillInputError('transfer needs at least one source task and one target task');
   const sourceOf = new Map(SkillStore.using(plan.db, (s) => s.list()).map((r) => [r.content.guard.tags.source_task, r.id]));
   for (const t of plan.targets) {
-    if (plan.sources.includes(t)) throw new SkillInputError(`${t} is both a source and a target: transfer is measured on tasks no campaign used`);
+    if (plan.sources.includes(t))
+      throw new SkillInputError(`${t} is both a source and a target: transfer is measured on tasks no campaign used`);
     const id = sourceOf.get(t);
     if (id) throw new SkillInputError(`${t} is the task skill ${id}'s campaign ran on: transfer is measured on tasks no campaign used`);
   }
 }
 
-async function armsWithOutcomes(plan: ArmsPlan, options: Omit<ArmsOptions, 'onArmDone'>): Promise<{ arms: GovernanceArms; both: EpisodeOutcome[] }> {
+async function armsWithOutcomes(
+  plan: ArmsPlan,
+  options: Omit<ArmsOptions, 'onArmDone'>,
+): Promise<{ arms: GovernanceArms; both: EpisodeOutcome[] }> {
   let both: EpisodeOutcome[] = [];
   const arms = await runGovernanceArms(plan, {
     ...options,
@@ -133,10 +163,19 @@ function figures(arms: GovernanceArms, task: string): ArmsFigures {
   const per = arms.perTask[task]!;
   const rate = (x: { successes: number; episodes: number }) => wilson(x.successes, x.episodes);
   const control = arms.controls[per.critic.control]!.tasks[task]!;
-  return { policy: rate(t(arms.arms.policy)), critic_alone: { ...rate(control), control: per.critic.control }, both: rate(t(arms.arms.both)), synergy: per.synergy.value };
+  return {
+    policy: rate(t(arms.arms.policy)),
+    critic_alone: { ...rate(control), control: per.critic.control },
+    both: rate(t(arms.arms.both)),
+    synergy: per.synergy.value,
+  };
 }
 
 function drove(outcomes: readonly EpisodeOutcome[], task: string): Drove {
   const a = attribute(outcomes.filter((o) => o.task === task));
-  return { policy_share_in_successes: a.unmodifiedPolicyShareInSuccesses, milestones_during_recovery: a.milestonesDuringRecovery, recoveries: a.recoveries };
+  return {
+    policy_share_in_successes: a.unmodifiedPolicyShareInSuccesses,
+    milestones_during_recovery: a.milestonesDuringRecovery,
+    recoveries: a.recoveries,
+  };
 }

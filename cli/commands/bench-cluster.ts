@@ -17,7 +17,9 @@ const FLAGS = {
   episodes: episodes.with({ help: 'episodes per measured run (the goal suite, nominal)' }).default(50),
   rounds: int('rounds', { metavar: 'N', min: 1, help: 'rounds; each runs local, then the queue with 1, 2 and 4 workers' }).default(3),
   executeSteps: executeSteps.default(5),
-  perturb: perturb.with({ help: 'a perturbation for the episodes (default nominal: the base policy solves\nmost tasks in about 30 steps, the worst case for a cost per episode)' }),
+  perturb: perturb.with({
+    help: 'a perturbation for the episodes (default nominal: the base policy solves\nmost tasks in about 30 steps, the worst case for a cost per episode)',
+  }),
   json: json.with({
     help: 'last line: {"local_episodes_per_min", "queue_episodes_per_min": {"1", "2", "4"},\n"overhead_at_1_worker", "coordinator_enqueue_ms", "coordinator_result_ms",\n"coordinator_recording_ms", "coordinator_cpu_ms", "recording_bytes", "redis_command_us",\n"redis_calls", "redis_memory_bytes", ...} (per episode)',
   }),
@@ -63,7 +65,8 @@ export const benchClusterCommand: Command = withQueueErrors({
 function format(r: ClusterBenchResult): string {
   const rate = (x: number | undefined) => (x ?? Number.NaN).toFixed(1).padStart(8);
   const workers = Object.entries(r.queue_episodes_per_min).map(
-    ([k, v]) => `  queue, ${k} worker${k === '1' ? ' ' : 's'}     ${rate(v)} episodes/min  (${(v / r.local_episodes_per_min).toFixed(2)}× local)`,
+    ([k, v]) =>
+      `  queue, ${k} worker${k === '1' ? ' ' : 's'}     ${rate(v)} episodes/min  (${(v / r.local_episodes_per_min).toFixed(2)}× local)`,
   );
   return [
     `goal suite, embedded policy, default critic, recorded; ${r.episodes} episodes per run (${r.steps_per_episode.toFixed(0)} steps each on average), median of ${r.rounds} rounds`,

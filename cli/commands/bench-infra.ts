@@ -34,7 +34,13 @@ export const benchInfraCommand: Command = {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
     const bar = progress('bench infra');
-    const r = await benchInfra({ latencyMs: f.latencyMs, episodes: f.episodes, steps: f.steps, task: f.task, onProgress: (d, t) => bar.update(d, t) });
+    const r = await benchInfra({
+      latencyMs: f.latencyMs,
+      episodes: f.episodes,
+      steps: f.steps,
+      task: f.task,
+      onProgress: (d, t) => bar.update(d, t),
+    });
     bar.done();
     process.stdout.write(`${format(r)}\n`);
     if (f.json) printJsonLine(r);

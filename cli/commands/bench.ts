@@ -23,7 +23,10 @@ const BENCHES: Record<string, SubcommandEntry> = {
     summary: 'the job queue: episodes/min with 1, 2, 4 workers vs local, and its cost per episode',
     load: async () => (await import('./bench-cluster.js')).benchClusterCommand,
   },
-  critic: { summary: 'critic per action: compiled rules vs a naive interpreter, and heap growth', load: async () => (await import('./bench-critic.js')).benchCriticCommand },
+  critic: {
+    summary: 'critic per action: compiled rules vs a naive interpreter, and heap growth',
+    load: async () => (await import('./bench-critic.js')).benchCriticCommand,
+  },
 };
 
 export const benchCommand = commandGroup({

@@ -38,9 +38,17 @@ export const consoleCommand: Command = {
     const { createConsoleServer } = await import('../../console/server/index.js');
     // the run report's reader sits beside its writer in experiments/, above the console: handed in here
     const { parseRunReport } = await import('../../experiments/run/run-report-reader.js');
-    const app = await createConsoleServer({ db: resolve(f.db), runs: resolve(f.runs), webRoot: packagePath('dist', 'console-web'), host: f.host, readRunReport: parseRunReport });
+    const app = await createConsoleServer({
+      db: resolve(f.db),
+      runs: resolve(f.runs),
+      webRoot: packagePath('dist', 'console-web'),
+      host: f.host,
+      readRunReport: parseRunReport,
+    });
     const address = await app.listen({ host: f.host, port: f.port });
-    process.stderr.write(`console at ${address} (skills from ${resolve(f.db)}, runs from ${resolve(f.runs)}); log in with a token from zetta console token create\n`);
+    process.stderr.write(
+      `console at ${address} (skills from ${resolve(f.db)}, runs from ${resolve(f.runs)}); log in with a token from zetta console token create\n`,
+    );
     // tests and scripts read the address from stdout
     process.stdout.write(`${address}\n`);
     await closedBySignal();

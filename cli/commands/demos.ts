@@ -17,7 +17,9 @@ const FLAGS = {
   out: out.with({ help: 'output folder (created; files in it are replaced)' }).required(),
   noise,
   keepFailed,
-  json: json.with({ help: 'last line: {"out", "suite", "episodes_per_task", "noise_std", "tasks": {ID: {"kept", "discarded", "steps", "file"}}, "kept", "discarded", "steps"}' }),
+  json: json.with({
+    help: 'last line: {"out", "suite", "episodes_per_task", "noise_std", "tasks": {ID: {"kept", "discarded", "steps", "file"}}, "kept", "discarded", "steps"}',
+  }),
 };
 
 const HELP = `usage: zetta demos --suite S|all [--tasks a,b] --episodes N --out DIR [--noise STD] [--keep-failed] [--json]
@@ -46,7 +48,10 @@ export const demosCommand: Command = {
   async run(argv) {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
-    const taskIds = f.tasks?.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const taskIds = f.tasks
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     let bar = progress('demos');
     let summary: DemoSummary;
     try {
@@ -68,8 +73,19 @@ export const demosCommand: Command = {
     }
     printSummary(summary, f.out);
     if (f.json) {
-      const tasksOut = Object.fromEntries(Object.entries(summary.tasks).map(([id, t]) => [id, { kept: t.kept, discarded: t.discarded, steps: t.steps, file: t.file }]));
-      printJsonLine({ out: f.out, suite: summary.suite, episodes_per_task: summary.episodes_per_task, noise_std: summary.noise_std, tasks: tasksOut, kept: summary.kept, discarded: summary.discarded, steps: summary.steps });
+      const tasksOut = Object.fromEntries(
+        Object.entries(summary.tasks).map(([id, t]) => [id, { kept: t.kept, discarded: t.discarded, steps: t.steps, file: t.file }]),
+      );
+      printJsonLine({
+        out: f.out,
+        suite: summary.suite,
+        episodes_per_task: summary.episodes_per_task,
+        noise_std: summary.noise_std,
+        tasks: tasksOut,
+        kept: summary.kept,
+        discarded: summary.discarded,
+        steps: summary.steps,
+      });
     }
     return 0;
   },

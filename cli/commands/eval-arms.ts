@@ -27,7 +27,8 @@ export interface ArmsCommandOptions {
 }
 
 export async function runArmsCommand(plan: ArmsPlan, o: ArmsCommandOptions): Promise<number> {
-  const armName = (r: ArmRun) => (r.arm === 'policy' ? `policy alone (${r.policy})` : r.arm === 'critic' ? `critic alone (${r.policy})` : `both (${r.policy} + critic)`);
+  const armName = (r: ArmRun) =>
+    r.arm === 'policy' ? `policy alone (${r.policy})` : r.arm === 'critic' ? `critic alone (${r.policy})` : `both (${r.policy} + critic)`;
   let bar = progress('arm');
   const governed: { run: ArmRun; outcomes: readonly EpisodeOutcome[] }[] = [];
   const arms = await runGovernanceArms(plan, {
@@ -42,23 +43,36 @@ export async function runArmsCommand(plan: ArmsPlan, o: ArmsCommandOptions): Pro
     onArmDone: (run, r) => {
       bar.done();
       if (run.critic) governed.push({ run, outcomes: r.outcomes });
-      process.stderr.write(`arm done: ${armName(run)}: macro success ${(100 * r.macroSuccess).toFixed(1)}%, ${r.outcomes.length} episodes, ${(r.wallMs / 1000).toFixed(1)} s\n`);
+      process.stderr.write(
+        `arm done: ${armName(run)}: macro success ${(100 * r.macroSuccess).toFixed(1)}%, ${r.outcomes.length} episodes, ${(r.wallMs / 1000).toFixed(1)} s\n`,
+      );
     },
   });
   const fired = o.skills ? await firedPerArm(o.skills, governed) : undefined;
-  const report = { suite: o.suite, critic_label: o.criticLabel, ...toArmsReport(arms), ...(o.skills ? { skills: { ...o.skills, fired } } : {}) };
+  const report = {
+    suite: o.suite,
+    critic_label: o.criticLabel,
+    ...toArmsReport(arms),
+    ...(o.skills ? { skills: { ...o.skills, fired } } : {}),
+  };
   writeJsonAtomic(join(o.out, 'arms.json'), report);
   process.stdout.write(`${formatArms(arms)}\n`);
-  if (fired) process.stdout.write(`skills in the both arm:\n${(await import('../../skills/index.js')).formatSkillFirings(fired['both']!)}\n`);
+  if (fired)
+    process.stdout.write(`skills in the both arm:\n${(await import('../../skills/index.js')).formatSkillFirings(fired['both']!)}\n`);
   process.stderr.write(`arms.json${plan.recordDir ? ' and episodes' : ''} in ${o.out}\n`);
   if (o.json) printJsonLine(report);
   return 0;
 }
 
 /** Which loaded skills fired in each governed arm: "both", and "critic_alone <control>" per control. */
-async function firedPerArm(skills: ActiveSkills, governed: readonly { run: ArmRun; outcomes: readonly EpisodeOutcome[] }[]): Promise<Record<string, SkillFiring[]>> {
+async function firedPerArm(
+  skills: ActiveSkills,
+  governed: readonly { run: ArmRun; outcomes: readonly EpisodeOutcome[] }[],
+): Promise<Record<string, SkillFiring[]>> {
   const { skillFirings } = await import('../../skills/index.js');
-  return Object.fromEntries(governed.map(({ run, outcomes }) => [run.arm === 'both' ? 'both' : `critic_alone ${run.policy}`, skillFirings(skills, outcomes)]));
+  return Object.fromEntries(
+    governed.map(({ run, outcomes }) => [run.arm === 'both' ? 'both' : `critic_alone ${run.policy}`, skillFirings(skills, outcomes)]),
+  );
 }
 
 const estimate = (e: Estimate) => ({ value: e.value, ci95: [e.low, e.high] });
@@ -81,9 +95,25 @@ function attributionReport(a: Attribution) {
 
 function armReport(a: ArmReport) {
   const tasks = Object.fromEntries(
-    Object.entries(a.tasks).map(([k, t]) => [k, { success: t.successes, episodes: t.episodes, rate: t.rate, infra_failures: t.infraFailures, physics_divergences: t.physicsDivergences }]),
+    Object.entries(a.tasks).map(([k, t]) => [
+      k,
+      {
+        success: t.successes,
+        episodes: t.episodes,
+        rate: t.rate,
+        infra_failures: t.infraFailures,
+        physics_divergences: t.physicsDivergences,
+      },
+    ]),
   );
-  return { policy: a.policy, critic: a.critic, macro_success: a.macroSuccess, tasks, attribution: attributionReport(a.attribution), wall_ms: a.wallMs };
+  return {
+    policy: a.policy,
+    critic: a.critic,
+    macro_success: a.macroSuccess,
+    tasks,
+    attribution: attributionReport(a.attribution),
+    wall_ms: a.wallMs,
+  };
 }
 
 /** The arms as the JSON line and arms.json carry them (snake_case, like eval.json). */
@@ -91,7 +121,13 @@ export function toArmsReport(a: GovernanceArms) {
   const tasks = Object.fromEntries(
     Object.entries(a.perTask).map(([k, t]) => [
       k,
-      { policy_alone: estimate(t.policy), critic_alone: { ...estimate(t.critic), control: t.critic.control }, both: estimate(t.both), synergy: estimate(t.synergy), controls: t.controls },
+      {
+        policy_alone: estimate(t.policy),
+        critic_alone: { ...estimate(t.critic), control: t.critic.control },
+        both: estimate(t.both),
+        synergy: estimate(t.synergy),
+        controls: t.controls,
+      },
     ]),
   );
   return {
@@ -104,7 +140,12 @@ export function toArmsReport(a: GovernanceArms) {
     arms: { policy_alone: armReport(a.arms.policy), critic_alone: armReport(a.arms.critic), both: armReport(a.arms.both) },
     controls: Object.fromEntries(Object.entries(a.controls).map(([k, r]) => [k, armReport(r)])),
     tasks,
-    macro: { policy_alone: estimate(a.macro.policy), critic_alone: estimate(a.macro.critic), both: estimate(a.macro.both), synergy: estimate(a.macro.synergy) },
+    macro: {
+      policy_alone: estimate(a.macro.policy),
+      critic_alone: estimate(a.macro.critic),
+      both: estimate(a.macro.both),
+      synergy: estimate(a.macro.synergy),
+    },
     bootstrap: a.bootstrap,
   };
 }

@@ -34,7 +34,9 @@ const FLAGS = {
   skillsDb,
   workers: workers.default(1),
   envsPerWorker: envsPerWorker
-    .with({ help: 'simulators stepping concurrently in each worker; with more than one simulator in\nall, a local policy is served to them by one batching server' })
+    .with({
+      help: 'simulators stepping concurrently in each worker; with more than one simulator in\nall, a local policy is served to them by one batching server',
+    })
     .default(1),
   executeSteps: executeSteps.default(5),
   arms,
@@ -119,13 +121,28 @@ export const evalCommand: Command = withQueueErrors({
     // through the queue, the run's folder scopes the job ids: the same command again resumes
     const coordinator = await openQueueFlag(f.queue, outDir, f.recordings, (line) => process.stderr.write(`eval: ${line}\n`));
     if (f.arms) {
-      const options = { workers: f.workers, envsPerWorker: f.envsPerWorker, out: outDir, json: f.json, suite: suiteLabel, criticLabel: loadedCritic!.label, skills: withSkills?.skills, executor: coordinator?.executor };
+      const options = {
+        workers: f.workers,
+        envsPerWorker: f.envsPerWorker,
+        out: outDir,
+        json: f.json,
+        suite: suiteLabel,
+        criticLabel: loadedCritic!.label,
+        skills: withSkills?.skills,
+        executor: coordinator?.executor,
+      };
       return runArmsCommand({ ...plan, critic: plan.critic! }, options).finally(() => coordinator?.close());
     }
     const result = await evaluateWithProgress(plan, f.workers, f.envsPerWorker, coordinator?.executor).finally(() => coordinator?.close());
     if (coordinator) process.stderr.write(`eval: queue ${queueLine(coordinator.costs.summary())}\n`);
     const remote = remoteEnvReport(w, { episodesPerTask: f.episodes, tasks, bundleManifest: plan.critic?.bundle });
-    const report = { ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result), critic: loadedCritic?.label ?? 'none', ...remote, ...(coordinator ? { queue: coordinator.costs.summary() } : {}), ...(await skillsReport(withSkills, result)) };
+    const report = {
+      ...toReport(suiteLabel, f.perturb?.name ?? 'nominal', f.episodes, result),
+      critic: loadedCritic?.label ?? 'none',
+      ...remote,
+      ...(coordinator ? { queue: coordinator.costs.summary() } : {}),
+      ...(await skillsReport(withSkills, result)),
+    };
     writeJsonAtomic(join(outDir, 'eval.json'), { ...report, episodes: result.outcomes });
     process.stdout.write(`${formatTable(result)}\n`);
     if (remote.env) process.stdout.write(`${formatRemoteEnvReport(remote.env)}\n`);
@@ -155,7 +172,12 @@ function queueLine(c: { jobs: number; queueRetries: number; failedJobs: number }
   return `${c.jobs} episode jobs, ${c.queueRetries} run again by the queue (a worker lost), ${c.failedJobs} failed on every attempt`;
 }
 
-async function evaluateWithProgress(plan: EvaluationPlan, workers: number, envsPerWorker: number, executor?: EpisodeExecutor): Promise<EvaluationResult> {
+async function evaluateWithProgress(
+  plan: EvaluationPlan,
+  workers: number,
+  envsPerWorker: number,
+  executor?: EpisodeExecutor,
+): Promise<EvaluationResult> {
   const bar = progress('eval');
   const started = performance.now();
   let successes = 0;
@@ -175,10 +197,26 @@ async function evaluateWithProgress(plan: EvaluationPlan, workers: number, envsP
 }
 
 function toReport(suite: string, perturbation: string, episodesPerTask: number, r: EvaluationResult) {
-  type TaskReport = { success: number; episodes: number; rate: number; ci95: [number, number]; infra_failures: number; infra_retries: number; physics_divergences: number };
+  type TaskReport = {
+    success: number;
+    episodes: number;
+    rate: number;
+    ci95: [number, number];
+    infra_failures: number;
+    infra_retries: number;
+    physics_divergences: number;
+  };
   const tasks: Record<string, TaskReport> = {};
   for (const [name, t] of Object.entries(r.tasks)) {
-    tasks[name] = { success: t.successes, episodes: t.episodes, rate: t.rate, ci95: [t.low, t.high], infra_failures: t.infraFailures, infra_retries: t.infraRetries, physics_divergences: t.physicsDivergences };
+    tasks[name] = {
+      success: t.successes,
+      episodes: t.episodes,
+      rate: t.rate,
+      ci95: [t.low, t.high],
+      infra_failures: t.infraFailures,
+      infra_retries: t.infraRetries,
+      physics_divergences: t.physicsDivergences,
+    };
   }
   const a = r.attribution;
   return {
@@ -208,7 +246,8 @@ function formatTable(r: EvaluationResult): string {
   const notes = (t: EvaluationResult['tasks'][string]) =>
     `${t.physicsDivergences ? `  (${t.physicsDivergences} physics divergence${t.physicsDivergences > 1 ? 's' : ''})` : ''}${t.infraFailures ? `  (${t.infraFailures} infra)` : ''}`;
   const rows = Object.entries(r.tasks).map(
-    ([name, t]) => `  ${name.padEnd(width)}  ${`${t.successes}/${t.episodes}`.padStart(7)}  ${pct(t.rate)}  [${pct(t.low)}, ${pct(t.high)}]${notes(t)}`,
+    ([name, t]) =>
+      `  ${name.padEnd(width)}  ${`${t.successes}/${t.episodes}`.padStart(7)}  ${pct(t.rate)}  [${pct(t.low)}, ${pct(t.high)}]${notes(t)}`,
   );
   const a = r.attribution;
   const share = (x: number) => (Number.isFinite(x) ? pct(x).trim() : 'n/a');

@@ -4,7 +4,16 @@ import { DEFAULT_GATES, evaluatorRunner, runCampaign, type CampaignSummary } fro
 import { loadWorld } from '../../sim/worlds.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
-import { baseCritic, confirmSeeds, criticAloneCap, diagnoser, heldoutSeeds, maxCandidates, maxExtraSafetyEvents, root } from '../flags/evolution.js';
+import {
+  baseCritic,
+  confirmSeeds,
+  criticAloneCap,
+  diagnoser,
+  heldoutSeeds,
+  maxCandidates,
+  maxExtraSafetyEvents,
+  root,
+} from '../flags/evolution.js';
 import { policy, skills } from '../flags/governance.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
 import { skillsForRun } from '../active-skills.js';
@@ -35,7 +44,9 @@ const FLAGS = {
   diagnoser,
   policy,
   critic: baseCritic,
-  skills: skills.with({ help: 'active: generation 1 starts from --critic composed with every active skill\nwhose guard holds for the task (the composed bundle is frozen like any base)' }),
+  skills: skills.with({
+    help: 'active: generation 1 starts from --critic composed with every active skill\nwhose guard holds for the task (the composed bundle is frozen like any base)',
+  }),
   skillsDb,
   maxCandidates,
   maxExtraSafetyEvents,
@@ -44,7 +55,9 @@ const FLAGS = {
   envsPerWorker: envsPerWorker.default(1),
   executeSteps: executeSteps.default(5),
   promoteTo,
-  queue: queue.with({ help: 'run the rollouts as jobs on a Redis queue, taken by `zetta worker` processes;\nthe same command again resumes from Redis and the root, running no finished episode twice' }),
+  queue: queue.with({
+    help: 'run the rollouts as jobs on a Redis queue, taken by `zetta worker` processes;\nthe same command again resumes from Redis and the root, running no finished episode twice',
+  }),
   recordings,
   json: json.with({
     help: [
@@ -102,9 +115,21 @@ export const evolveCommand: Command = withQueueErrors({
       confirmation: f.confirmSeeds,
       devEpisodes: f.devEpisodes,
       generations: f.generations,
-      gates: { ...DEFAULT_GATES, max_candidates: f.maxCandidates, max_extra_safety_events: f.maxExtraSafetyEvents, critic_alone_cap: f.criticAloneCap },
+      gates: {
+        ...DEFAULT_GATES,
+        max_candidates: f.maxCandidates,
+        max_extra_safety_events: f.maxExtraSafetyEvents,
+        critic_alone_cap: f.criticAloneCap,
+      },
       executeSteps: f.executeSteps,
-      runner: evaluatorRunner({ world: worldRef, policy: f.policy, executeSteps: f.executeSteps, workers: f.workers, envsPerWorker: f.envsPerWorker, executor: coordinator?.executor }),
+      runner: evaluatorRunner({
+        world: worldRef,
+        policy: f.policy,
+        executeSteps: f.executeSteps,
+        workers: f.workers,
+        envsPerWorker: f.envsPerWorker,
+        executor: coordinator?.executor,
+      }),
       diagnoser: f.diagnoser,
       log: (line) => process.stderr.write(`evolve: ${line}\n`),
     }).finally(() => coordinator?.close());
@@ -124,13 +149,17 @@ async function promoteSkill(summary: CampaignSummary, db: string): Promise<{ id:
   }
   const { promoteCampaign } = await import('../../skills/index.js');
   const r = await promoteCampaign(summary.root, db, { actor: defaultActor(), reason: '' });
-  process.stderr.write(`evolve: ${r.created ? 'added pending skill' : 'already in the store:'} ${r.skill.id} (${r.skill.content.name}) to ${db}\n`);
+  process.stderr.write(
+    `evolve: ${r.created ? 'added pending skill' : 'already in the store:'} ${r.skill.id} (${r.skill.content.name}) to ${db}\n`,
+  );
   return { id: r.skill.id, state: r.skill.state, created: r.created };
 }
 
 function summaryLine(summary: CampaignSummary): string {
   const c = summary.confirmation;
-  const confirmed = c ? `; confirmation ${c.parent_success} → ${c.candidate_success} of ${c.episodes}, p = ${c.p_value.toPrecision(3)}` : '';
+  const confirmed = c
+    ? `; confirmation ${c.parent_success} → ${c.candidate_success} of ${c.episodes}, p = ${c.p_value.toPrecision(3)}`
+    : '';
   const verdict = summary.promoted ? `promoted ${summary.bundle_sha256?.slice(0, 12)} (${summary.bundle_dir})` : 'nothing promoted';
   return `${verdict}; held-out ${summary.heldout.parent_success} → ${summary.heldout.candidate_success ?? '-'} of ${summary.heldout.episodes}${confirmed}`;
 }

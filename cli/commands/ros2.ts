@@ -10,7 +10,9 @@ import { readFlags } from '../flags/read.js';
 import { json } from '../flags/table.js';
 
 const FLAGS = {
-  config: text('config', { metavar: 'FILE', help: 'the node config, YAML or JSON (zinfra/ros2/example.yaml)' }).required('--config FILE is required (see zinfra/ros2/example.yaml)'),
+  config: text('config', { metavar: 'FILE', help: 'the node config, YAML or JSON (zinfra/ros2/example.yaml)' }).required(
+    '--config FILE is required (see zinfra/ros2/example.yaml)',
+  ),
   check: bool('check', 'validate the config and exit (no ROS 2 needed)'),
   json: json.with({ help: 'with --check: {"config": …} as parsed; on shutdown: {"bag", "steps"}' }),
 };
@@ -42,12 +44,17 @@ export const ros2Command: Command = {
       await prepareNode(config); // the task, the bundle, the goal's objects: refused now, not on the robot
       if (f.check) {
         if (f.json) printJsonLine({ config });
-        else process.stdout.write(`${f.config}: valid (node ${config.node_name}, ${config.control_hz} Hz, task ${config.task.id}, policy ${config.policy})\n`);
+        else
+          process.stdout.write(
+            `${f.config}: valid (node ${config.node_name}, ${config.control_hz} Hz, task ${config.task.id}, policy ${config.policy})\n`,
+          );
         return 0;
       }
       await loadRclnodejs();
       const running = await startRos2Node(config);
-      process.stderr.write(`zetta ros2: node /${config.node_name} running at ${config.control_hz} Hz (policy ${config.policy}); Ctrl-C stops\n`);
+      process.stderr.write(
+        `zetta ros2: node /${config.node_name} running at ${config.control_hz} Hz (policy ${config.policy}); Ctrl-C stops\n`,
+      );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -10,7 +10,19 @@ import { openQueueFlag, queue, recordings, withQueueErrors } from '../flags/queu
 import { readFlags } from '../flags/read.js';
 import { skills } from '../flags/governance.js';
 import { autoApprove, resume, skillsDb } from '../flags/skills.js';
-import { campaigns, devEpisodes, envsPerWorker, episodes, expertEpisodes, generations, json, out, quick, wireRequests, workers } from '../flags/table.js';
+import {
+  campaigns,
+  devEpisodes,
+  envsPerWorker,
+  episodes,
+  expertEpisodes,
+  generations,
+  json,
+  out,
+  quick,
+  wireRequests,
+  workers,
+} from '../flags/table.js';
 import { runSummaryLines } from '../run/summary.js';
 import { closingLines, terminalObserver } from '../run/terminal.js';
 
@@ -27,14 +39,20 @@ const FLAGS = {
   generations: generations.with({ help: "each campaign's generations at most", ...full('generations') }),
   workers: workers.with(full('workers')),
   envsPerWorker: envsPerWorker.with({ help: 'simulators per worker', ...full('envsPerWorker') }),
-  skills: skills.with({ help: 'active: the governance arms and the campaigns run the default critic composed\nwith every active skill of --skills-db whose guard holds for the task' }),
-  skillsDb: skillsDb.with({ help: "the skill store: each campaign's promotion goes in as a pending skill; the\nfinal system (and --skills active) loads its active skills" }),
+  skills: skills.with({
+    help: 'active: the governance arms and the campaigns run the default critic composed\nwith every active skill of --skills-db whose guard holds for the task',
+  }),
+  skillsDb: skillsDb.with({
+    help: "the skill store: each campaign's promotion goes in as a pending skill; the\nfinal system (and --skills active) loads its active skills",
+  }),
   autoApprove,
   resume,
   quick,
   queue,
   recordings,
-  json: json.with({ help: 'last line of stdout: {"baseline_macro", "critic_alone_macro", "critic_macro",\n"final_macro", "synergy", "transfer", "policy_action_share", "report", "ok", ...}' }),
+  json: json.with({
+    help: 'last line of stdout: {"baseline_macro", "critic_alone_macro", "critic_macro",\n"final_macro", "synergy", "transfer", "policy_action_share", "report", "ok", ...}',
+  }),
 };
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
@@ -92,13 +110,23 @@ export const runCommand: Command = withQueueErrors({
     const started = new Date();
     const dir = previous?.out ?? resolve(f.out ?? join('runs', started.toISOString().replace(/[:.]/g, '-')));
     const say = (line: string) => process.stderr.write(`${line}\n`);
-    const options = { ...settings, out: dir, started, skillStore: resolve(f.skillsDb), autoApprove: f.autoApprove || (previous?.settings?.autoApprove ?? false) };
+    const options = {
+      ...settings,
+      out: dir,
+      started,
+      skillStore: resolve(f.skillsDb),
+      autoApprove: f.autoApprove || (previous?.settings?.autoApprove ?? false),
+    };
     // the run's folder scopes the job ids: --resume DIR with the same --queue collects what finished
     const coordinator = await openQueueFlag(f.queue, dir, f.recordings, (line) => say(`queue: ${line}`));
-    const { report, files } = await runExperiment({ ...options, executor: coordinator?.executor, ...(previous ? { resume: previous } : {}) }, terminalObserver(say)).finally(() => coordinator?.close());
+    const { report, files } = await runExperiment(
+      { ...options, executor: coordinator?.executor, ...(previous ? { resume: previous } : {}) },
+      terminalObserver(say),
+    ).finally(() => coordinator?.close());
     for (const line of closingLines(report, files.html)) say(line);
     process.stdout.write(`${runSummaryLines(report, files.html).join('\n')}\n`);
-    if (f.json) printJsonLine({ ...headline(report, files.html), ok: report.ok, awaiting: report.awaiting ?? null, report_json: files.json });
+    if (f.json)
+      printJsonLine({ ...headline(report, files.html), ok: report.ok, awaiting: report.awaiting ?? null, report_json: files.json });
     return report.ok ? 0 : 1;
   },
 });
@@ -107,11 +135,14 @@ export const runCommand: Command = withQueueErrors({
 function resumedReport(dir: string, argv: readonly string[]): RunReport & { settings: NonNullable<RunReport['settings']> } {
   const allowed = new Set(['--resume', '--auto-approve', '--skills-db', '--json']);
   const extra = argv.find((a) => a.startsWith('--') && !allowed.has(a.split('=')[0]!));
-  if (extra) throw new UsageError(`${extra.split('=')[0]} cannot be changed with --resume: the run goes on with the settings it started with`);
+  if (extra)
+    throw new UsageError(`${extra.split('=')[0]} cannot be changed with --resume: the run goes on with the settings it started with`);
   const path = join(dir, 'report.json');
-  if (!existsSync(path)) throw new UsageError(`--resume ${dir}: no report.json there (the folder of a run that stopped or was interrupted)`);
+  if (!existsSync(path))
+    throw new UsageError(`--resume ${dir}: no report.json there (the folder of a run that stopped or was interrupted)`);
   const report = JSON.parse(readFileSync(path, 'utf8')) as RunReport;
-  if (!report.settings) throw new UsageError(`--resume ${dir}: that run's report has no settings (it was made by an older zetta); run it again`);
+  if (!report.settings)
+    throw new UsageError(`--resume ${dir}: that run's report has no settings (it was made by an older zetta); run it again`);
   // a run from before several campaigns per run ran one
   return { ...report, settings: { ...report.settings, campaigns: report.settings.campaigns ?? 1 }, out: dir };
 }

@@ -37,15 +37,23 @@ export const servePolicyCommand: Command = {
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
     const policy = await loadOnnxFile(f.onnx);
-    const server = await PolicyServer.start(policy, { bind: f.bind, maxBatch: f.maxBatch, maxWaitMs: f.maxWaitMs, maxMessageBytes: f.maxMessageBytes });
+    const server = await PolicyServer.start(policy, {
+      bind: f.bind,
+      maxBatch: f.maxBatch,
+      maxWaitMs: f.maxWaitMs,
+      maxMessageBytes: f.maxMessageBytes,
+    });
     const openpiAddress = f.openpiWs;
     const openpi = openpiAddress ? new OpenpiWebsocketServer(policy, { maxMessageBytes: f.maxMessageBytes }) : undefined;
     const openpiPort = openpi ? await openpi.start(openpiAddress) : undefined;
     const meta = await policy.metadata();
-    if (f.json) printJsonLine({ endpoint: server.endpoint, ...(openpiPort === undefined ? {} : { openpi_ws_port: openpiPort }), policy: meta });
+    if (f.json)
+      printJsonLine({ endpoint: server.endpoint, ...(openpiPort === undefined ? {} : { openpi_ws_port: openpiPort }), policy: meta });
     else {
       const ws = openpiPort === undefined ? '' : ` and openpi-ws://${openpiAddress!.host}:${openpiPort}`;
-      process.stdout.write(`serving ${meta.policyId} (${meta.modelVersion}, chunk ${meta.actionHorizon}×${meta.actionDim}) on ${server.endpoint}${ws}\n`);
+      process.stdout.write(
+        `serving ${meta.policyId} (${meta.modelVersion}, chunk ${meta.actionHorizon}×${meta.actionDim}) on ${server.endpoint}${ws}\n`,
+      );
     }
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

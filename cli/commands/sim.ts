@@ -1,7 +1,16 @@
 // `zetta sim …`: the embedded simulator from the command line (tasks, reset digests, the scripted
 // expert) and `zetta bench sim`. Thin: flags in, sim/ does the work.
 import { benchSim, DEFAULT_BENCH_TASK } from '../../bench/sim.js';
-import { describePredicate, evaluateExpert, listTasks, milestoneNames, PerturbationError, SimInputError, SUITE_MAX_STEPS, TabletopEnv } from '../../sim/tabletop/index.js';
+import {
+  describePredicate,
+  evaluateExpert,
+  listTasks,
+  milestoneNames,
+  PerturbationError,
+  SimInputError,
+  SUITE_MAX_STEPS,
+  TabletopEnv,
+} from '../../sim/tabletop/index.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
@@ -9,7 +18,9 @@ import { perturb, task, taskOrAll } from '../flags/scene.js';
 import { actions, episodes, firstSeed, json, seed, warmup } from '../flags/table.js';
 import { progress } from '../progress.js';
 
-const TASKS_FLAGS = { json: json.with({ help: 'last line: {"tasks": [{"id", "suite", "instruction", "max_steps", "goal", "milestones"}]}' }) };
+const TASKS_FLAGS = {
+  json: json.with({ help: 'last line: {"tasks": [{"id", "suite", "instruction", "max_steps", "goal", "milestones"}]}' }),
+};
 
 const TASKS_HELP = `usage: zetta sim tasks [--json]
 
@@ -147,7 +158,9 @@ const expertCommand: Command = {
           });
           bar.done();
           const pct = (100 * s.successRate).toFixed(1);
-          process.stdout.write(`${id.padEnd(42)} ${s.successes}/${s.episodes} (${pct}%)  mean steps ${s.meanSteps.toFixed(1)}${s.failedSeeds.length ? `  failed seeds ${s.failedSeeds.join(',')}` : ''}\n`);
+          process.stdout.write(
+            `${id.padEnd(42)} ${s.successes}/${s.episodes} (${pct}%)  mean steps ${s.meanSteps.toFixed(1)}${s.failedSeeds.length ? `  failed seeds ${s.failedSeeds.join(',')}` : ''}\n`,
+          );
           return s;
         });
       } finally {
@@ -156,7 +169,14 @@ const expertCommand: Command = {
     });
     if (f.json) {
       printJsonLine({
-        tasks: summaries.map((s) => ({ task: s.task, episodes: s.episodes, successes: s.successes, success_rate: s.successRate, mean_steps: s.meanSteps, failed_seeds: s.failedSeeds })),
+        tasks: summaries.map((s) => ({
+          task: s.task,
+          episodes: s.episodes,
+          successes: s.successes,
+          success_rate: s.successRate,
+          mean_steps: s.meanSteps,
+          failed_seeds: s.failedSeeds,
+        })),
       });
     }
     return 0;
@@ -189,7 +209,9 @@ export const benchSimCommand: Command = {
     const f = readFlags(argv, BENCH_FLAGS);
     if (f === 'help') return printHelp(BENCH_HELP);
     const bar = progress('bench sim');
-    const r = await asUsage(() => benchSim({ actions: f.actions, warmup: f.warmup, task: f.task, onProgress: (done, total) => bar.update(done, total) }));
+    const r = await asUsage(() =>
+      benchSim({ actions: f.actions, warmup: f.warmup, task: f.task, onProgress: (done, total) => bar.update(done, total) }),
+    );
     bar.done();
     process.stdout.write(
       `${[

@@ -39,8 +39,19 @@ export const skillsAddCommand: Command = {
 export function printAdded(r: Awaited<ReturnType<typeof promoteCampaign>>, asJson: boolean): void {
   const s = r.skill;
   if (asJson) {
-    printJsonLine({ id: s.id, name: s.content.name, state: s.state, created: r.created, campaign_id: s.content.evidence.campaign_id, bundle_sha256: s.content.provenance.bundle_sha256 });
+    printJsonLine({
+      id: s.id,
+      name: s.content.name,
+      state: s.state,
+      created: r.created,
+      campaign_id: s.content.evidence.campaign_id,
+      bundle_sha256: s.content.provenance.bundle_sha256,
+    });
   } else {
-    process.stdout.write(r.created ? `added pending skill ${s.id} (${s.content.name})\n` : `skill ${s.id} (${s.content.name}) is already in the store, ${s.state}\n`);
+    process.stdout.write(
+      r.created
+        ? `added pending skill ${s.id} (${s.content.name})\n`
+        : `skill ${s.id} (${s.content.name}) is already in the store, ${s.state}\n`,
+    );
   }
 }

@@ -5,7 +5,11 @@ import { UsageError } from '../command.js';
 import { readFlags, type FlagSet, type FlagValues } from '../flags/read.js';
 
 /** The subcommand's positional argument and its flags, or 'help'. */
-export function readArgs<S extends FlagSet>(argv: readonly string[], flags: S, what: string): { arg: string; flags: FlagValues<S> } | 'help' {
+export function readArgs<S extends FlagSet>(
+  argv: readonly string[],
+  flags: S,
+  what: string,
+): { arg: string; flags: FlagValues<S> } | 'help' {
   const first = argv[0];
   const arg = first !== undefined && !first.startsWith('-') ? first : undefined;
   const f = readFlags(arg === undefined ? argv : argv.slice(1), flags);

@@ -66,38 +66,62 @@ export const skillsTransferCommand: Command = {
     if (isRemotePolicySpec(f.policy)) await checkPolicy(f.policy);
     const outDir = resolve(f.out ?? join('runs', `transfer-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     let bar = progress('transfer');
-    const result = await measureTransfer({
-      db: f.db, world: w, sources, targets, dir: join(outDir, 'skills'), criticAloneCap: f.criticAloneCap,
-      arms: {
-        world: f.world, tasks: targets, episodesPerTask: f.episodes, firstSeed: f.seed, perturbation: f.perturb?.spec, policy: f.policy,
-        executeSteps: f.executeSteps, critic, recordDir: f.noRecord ? undefined : join(outDir, 'episodes'), recordControls: false,
-      },
-    }, {
-      onPhase: (phase) => process.stderr.write(`transfer: the three arms ${phase}\n`),
-      onComposed: (skills) => process.stderr.write(`${formatSkillsLoaded(skills)}\n`),
-      arms: {
-        workers: f.workers, envsPerWorker: f.envsPerWorker,
-        onArmStart: (run, i, total) => {
-          bar = progress(`arm ${i + 1}/${total} ${run.arm === 'critic' ? `critic alone (${run.policy})` : run.arm === 'both' ? 'both' : 'policy alone'}`);
+    const result = await measureTransfer(
+      {
+        db: f.db,
+        world: w,
+        sources,
+        targets,
+        dir: join(outDir, 'skills'),
+        criticAloneCap: f.criticAloneCap,
+        arms: {
+          world: f.world,
+          tasks: targets,
+          episodesPerTask: f.episodes,
+          firstSeed: f.seed,
+          perturbation: f.perturb?.spec,
+          policy: f.policy,
+          executeSteps: f.executeSteps,
+          critic,
+          recordDir: f.noRecord ? undefined : join(outDir, 'episodes'),
+          recordControls: false,
         },
-        onEpisode: (_run, _o, done, total) => bar.update(done, total),
       },
-    });
+      {
+        onPhase: (phase) => process.stderr.write(`transfer: the three arms ${phase}\n`),
+        onComposed: (skills) => process.stderr.write(`${formatSkillsLoaded(skills)}\n`),
+        arms: {
+          workers: f.workers,
+          envsPerWorker: f.envsPerWorker,
+          onArmStart: (run, i, total) => {
+            bar = progress(
+              `arm ${i + 1}/${total} ${run.arm === 'critic' ? `critic alone (${run.policy})` : run.arm === 'both' ? 'both' : 'policy alone'}`,
+            );
+          },
+          onEpisode: (_run, _o, done, total) => bar.update(done, total),
+        },
+      },
+    );
     bar.done();
     writeJsonAtomic(join(outDir, 'transfer.json'), { ...result, perturbation: f.perturb?.name ?? 'nominal' });
     process.stdout.write(`${formatTransfer(result, f.perturb?.name ?? 'nominal')}\n`);
     process.stderr.write(`transfer.json in ${outDir}\n`);
-    if (f.json) printJsonLine({ ...result, perturbation: f.perturb?.name ?? 'nominal', skills: { db: result.skills.db, active: result.skills.active } });
+    if (f.json)
+      printJsonLine({
+        ...result,
+        perturbation: f.perturb?.name ?? 'nominal',
+        skills: { db: result.skills.db, active: result.skills.active },
+      });
     return 0;
   },
 };
-
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const rate = (r: Rate) => `${pct(r.rate)} [${pct(r.low)}, ${pct(r.high)}]`;
 const pts = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(Math.round(100 * x))}`;
 
-const share = (d: Drove) => `${Number.isFinite(d.policy_share_in_successes) ? pct(d.policy_share_in_successes) : 'n/a'}, ${d.milestones_during_recovery} milestones in ${d.recoveries} recoveries`;
+const share = (d: Drove) =>
+  `${Number.isFinite(d.policy_share_in_successes) ? pct(d.policy_share_in_successes) : 'n/a'}, ${d.milestones_during_recovery} milestones in ${d.recoveries} recoveries`;
 
 export function formatTransfer(r: TransferResult, perturbation: string): string {
   const seeds = r.seeds.length ? `seeds ${r.seeds[0]}–${r.seeds.at(-1)}` : 'no seeds';
@@ -111,7 +135,7 @@ export function formatTransfer(r: TransferResult, perturbation: string): string 
     '|---|---|---|---|---|---|---|---|',
     ...r.targets.map(row),
     '',
-    'who drove the both arm (the policy\'s unmodified actions in successes; milestones first reached while a recovery drove, counted against the critic):',
+    "who drove the both arm (the policy's unmodified actions in successes; milestones first reached while a recovery drove, counted against the critic):",
     ...r.targets.map((t) => `  ${t.task}: without skills ${share(t.drove.without)}; with skills ${share(t.drove.with)}`),
     '',
     'skills in the both arm with skills:',

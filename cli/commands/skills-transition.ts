@@ -29,7 +29,9 @@ ${flagHelp(flags)}`;
     async run(argv) {
       const a = readArgs(argv, flags, 'the skill ID');
       if (a === 'help') return printHelp(help);
-      const { from, skill: s } = SkillStore.using(a.flags.db, (store) => store.transition(a.arg, action, { actor: a.flags.actor, reason: a.flags.reason }));
+      const { from, skill: s } = SkillStore.using(a.flags.db, (store) =>
+        store.transition(a.arg, action, { actor: a.flags.actor, reason: a.flags.reason }),
+      );
       if (a.flags.json) printJsonLine({ id: s.id, name: s.content.name, from, to: s.state });
       else process.stdout.write(`skill ${s.id} (${s.content.name}): ${from} → ${s.state}\n`);
       return 0;

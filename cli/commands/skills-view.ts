@@ -9,7 +9,12 @@ import { db } from '../flags/skills.js';
 import { json } from '../flags/table.js';
 import { readArgs } from './skills-args.js';
 
-const LIST_FLAGS = { db, json: json.with({ help: 'last line: {"skills": [{"id", "name", "state", "world", "suite", "campaign_id", "created_at", "updated_at"}]}' }) };
+const LIST_FLAGS = {
+  db,
+  json: json.with({
+    help: 'last line: {"skills": [{"id", "name", "state", "world", "suite", "campaign_id", "created_at", "updated_at"}]}',
+  }),
+};
 const SHOW_FLAGS = { db, json: json.with({ help: 'last line: {"skill": {id, state, content, …}, "audit": [rows]}' }) };
 
 const LIST_HELP = `usage: zetta skills list [--db FILE] [--json]
@@ -28,7 +33,16 @@ ${flagHelp(SHOW_FLAGS)}`;
 
 function listRow(s: SkillRecord) {
   const c = s.content;
-  return { id: s.id, name: c.name, state: s.state, world: c.guard.world, suite: c.guard.tags.suite, campaign_id: c.evidence.campaign_id, created_at: s.created_at, updated_at: s.updated_at };
+  return {
+    id: s.id,
+    name: c.name,
+    state: s.state,
+    world: c.guard.world,
+    suite: c.guard.tags.suite,
+    campaign_id: c.evidence.campaign_id,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
 }
 
 export const skillsListCommand: Command = {
@@ -41,7 +55,9 @@ export const skillsListCommand: Command = {
     const rows = SkillStore.using(f.db, (store) => store.list().map(listRow));
     if (f.json) printJsonLine({ skills: rows });
     else if (rows.length === 0) process.stdout.write(`no skills in ${f.db}\n`);
-    else for (const r of rows) process.stdout.write(`${r.id}  ${r.state.padEnd(8)}  ${r.name}  (${r.world}, ${r.suite}; campaign ${r.campaign_id})\n`);
+    else
+      for (const r of rows)
+        process.stdout.write(`${r.id}  ${r.state.padEnd(8)}  ${r.name}  (${r.world}, ${r.suite}; campaign ${r.campaign_id})\n`);
     return 0;
   },
 };
@@ -58,7 +74,14 @@ export const skillsShowCommand: Command = {
       return { skill, files: store.bundle(skill.id), audit: store.auditLog(skill.id) };
     });
     if (a.flags.json) printJsonLine({ skill, audit });
-    else process.stdout.write(`${describe(skill, files.map((x) => `${x.name} ${x.sha256.slice(0, 12)} (${x.bytes.length} bytes)`), audit)}\n`);
+    else
+      process.stdout.write(
+        `${describe(
+          skill,
+          files.map((x) => `${x.name} ${x.sha256.slice(0, 12)} (${x.bytes.length} bytes)`),
+          audit,
+        )}\n`,
+      );
     return 0;
   },
 };
@@ -86,7 +109,9 @@ function describe(s: SkillRecord, files: readonly string[], audit: readonly Audi
 /** `rule +a, rule ~b, program −c`: added, replaced and removed entries. */
 function changeList(c: SkillChanges): string {
   const list = (kind: string, e: EntryChanges) => [
-    ...e.added.map((x) => `${kind} +${x.id}`), ...e.replaced.map((x) => `${kind} ~${x.id}`), ...e.removed.map((id) => `${kind} −${id}`),
+    ...e.added.map((x) => `${kind} +${x.id}`),
+    ...e.replaced.map((x) => `${kind} ~${x.id}`),
+    ...e.removed.map((id) => `${kind} −${id}`),
   ];
   const all = [...list('rule', c.rules), ...list('program', c.programs)];
   return all.length ? all.join(', ') : 'none';

@@ -4,12 +4,30 @@ import { commandGroup, type SubcommandEntry } from '../command-group.js';
 
 const SUBCOMMANDS: Record<string, SubcommandEntry> = {
   list: { summary: 'every skill with its state', load: async () => (await import('./skills-view.js')).skillsListCommand },
-  show: { summary: "one skill: guard, evidence, provenance, bundle files and audit trail", load: async () => (await import('./skills-view.js')).skillsShowCommand },
-  add: { summary: "a finished campaign's promoted bundle as a pending skill", load: async () => (await import('./skills-add.js')).skillsAddCommand },
-  approve: { summary: 'pending → active (needs --as and --reason)', load: async () => (await import('./skills-transition.js')).transitionCommand('approve') },
-  reject: { summary: 'pending → rejected (needs --as and --reason)', load: async () => (await import('./skills-transition.js')).transitionCommand('reject') },
-  retire: { summary: 'active → retired (needs --as and --reason)', load: async () => (await import('./skills-transition.js')).transitionCommand('retire') },
-  transfer: { summary: 'skills from source tasks on target tasks no campaign used, three arms with and without', load: async () => (await import('./skills-transfer.js')).skillsTransferCommand },
+  show: {
+    summary: 'one skill: guard, evidence, provenance, bundle files and audit trail',
+    load: async () => (await import('./skills-view.js')).skillsShowCommand,
+  },
+  add: {
+    summary: "a finished campaign's promoted bundle as a pending skill",
+    load: async () => (await import('./skills-add.js')).skillsAddCommand,
+  },
+  approve: {
+    summary: 'pending → active (needs --as and --reason)',
+    load: async () => (await import('./skills-transition.js')).transitionCommand('approve'),
+  },
+  reject: {
+    summary: 'pending → rejected (needs --as and --reason)',
+    load: async () => (await import('./skills-transition.js')).transitionCommand('reject'),
+  },
+  retire: {
+    summary: 'active → retired (needs --as and --reason)',
+    load: async () => (await import('./skills-transition.js')).transitionCommand('retire'),
+  },
+  transfer: {
+    summary: 'skills from source tasks on target tasks no campaign used, three arms with and without',
+    load: async () => (await import('./skills-transfer.js')).skillsTransferCommand,
+  },
 };
 
 export const skillsCommand = commandGroup({

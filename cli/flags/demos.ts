@@ -8,7 +8,8 @@ export const noise = loaded('noise', {
   help: 'execution-noise std in action units; 0 = no noise',
   parse: (value): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--noise must be a number in [0, 1], got "${value}"`);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+      throw new UsageError(`--noise must be a number in [0, 1], got "${value}"`);
     return n;
   },
 }).default(DEFAULT_NOISE_STD);
@@ -23,7 +24,9 @@ export const initialStates = loaded('initial-states', {
   parse: (value): number => {
     const n = count.read(value)!;
     if (n > HELD_OUT_SEED_MIN) {
-      throw new UsageError(`--initial-states ${n} would use seeds 0..${n - 1}, but held-out evaluation seeds start at ${HELD_OUT_SEED_MIN}; at most ${HELD_OUT_SEED_MIN}`);
+      throw new UsageError(
+        `--initial-states ${n} would use seeds 0..${n - 1}, but held-out evaluation seeds start at ${HELD_OUT_SEED_MIN}; at most ${HELD_OUT_SEED_MIN}`,
+      );
     }
     return n;
   },

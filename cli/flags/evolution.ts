@@ -6,7 +6,10 @@ import { fraction, int, loaded, text } from './flag.js';
 export const root = text('root', { metavar: 'DIR', help: "the campaign's directory (created; reused to resume)" });
 
 /** The base bundle is handed to the campaign as written: it resolves and hashes it itself. */
-export const baseCritic = text('critic', { metavar: 'B', help: 'the bundle generation 1 starts from: default, none or a bundle directory' }).default('default', 'the shipped bundle');
+export const baseCritic = text('critic', {
+  metavar: 'B',
+  help: 'the bundle generation 1 starts from: default, none or a bundle directory',
+}).default('default', 'the shipped bundle');
 
 export const heldoutSeeds = loaded('heldout-seeds', {
   metavar: 'LIST',
@@ -31,7 +34,11 @@ export const diagnoser = loaded('diagnoser', {
   },
 }).default(() => builtinDiagnoser(), 'builtin');
 
-export const maxCandidates = int('max-candidates', { metavar: 'N', min: 1, help: 'candidates that may run development rollouts per generation' }).default(DEFAULT_GATES.max_candidates);
+export const maxCandidates = int('max-candidates', {
+  metavar: 'N',
+  min: 1,
+  help: 'candidates that may run development rollouts per generation',
+}).default(DEFAULT_GATES.max_candidates);
 
 export const maxExtraSafetyEvents = int('max-extra-safety-events', {
   metavar: 'N',

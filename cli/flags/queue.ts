@@ -22,7 +22,11 @@ export const recordings = loaded('recordings', {
   },
 }).default('stream');
 
-export const concurrency = int('concurrency', { metavar: 'N', min: 1, help: 'episodes this worker runs at once, each on its own simulator' }).default(1);
+export const concurrency = int('concurrency', {
+  metavar: 'N',
+  min: 1,
+  help: 'episodes this worker runs at once, each on its own simulator',
+}).default(1);
 
 export const lockMs = int('lock-ms', {
   metavar: 'MS',
@@ -31,7 +35,12 @@ export const lockMs = int('lock-ms', {
 }).default(30_000);
 
 /** A coordinator on the queue the flag names (undefined without --queue); `scope` makes the job ids this run's own. */
-export async function openQueueFlag(url: string | undefined, scope: string, mode: RecordingMode, log: (line: string) => void): Promise<QueueCoordinator | undefined> {
+export async function openQueueFlag(
+  url: string | undefined,
+  scope: string,
+  mode: RecordingMode,
+  log: (line: string) => void,
+): Promise<QueueCoordinator | undefined> {
   if (url === undefined) return undefined;
   const { openQueueCoordinator } = await import('../../zinfra/queue/queue-coordinator.js');
   const { parseRedisUrl } = await import('../../zinfra/queue/redis-url.js');

@@ -21,7 +21,11 @@ export function readFlags<S extends FlagSet>(argv: readonly string[], flags: S):
   for (const flag of Object.values(flags)) options[flag.info.name] = { type: flag.info.type };
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: joinNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: joinNegativeValues(argv, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

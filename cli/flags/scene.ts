@@ -41,7 +41,11 @@ export interface NamedPerturbation {
 
 export const task = loaded('task', { metavar: 'T', help: 'a task id (see zetta sim tasks)', parse: (t) => getTask(t).id });
 
-export const taskOrAll = loaded('task', { metavar: 'T', help: 'a task id, or "all" for every task', parse: (t) => (t === 'all' ? t : getTask(t).id) });
+export const taskOrAll = loaded('task', {
+  metavar: 'T',
+  help: 'a task id, or "all" for every task',
+  parse: (t) => (t === 'all' ? t : getTask(t).id),
+});
 
 export const perturb = loaded('perturb', {
   metavar: 'FILE|NAME',

@@ -5,7 +5,9 @@ import { int, loaded, text } from './flag.js';
 
 export const onnx = text('onnx', { metavar: 'FILE', help: 'the model to serve (required)' }).required('--onnx FILE is required');
 
-export const bind = text('bind', { metavar: 'ENDPOINT', help: 'tcp://HOST:PORT or ipc://PATH; port 0 picks one' }).default('tcp://127.0.0.1:5555');
+export const bind = text('bind', { metavar: 'ENDPOINT', help: 'tcp://HOST:PORT or ipc://PATH; port 0 picks one' }).default(
+  'tcp://127.0.0.1:5555',
+);
 
 export const openpiWs = loaded('openpi-ws', {
   metavar: 'HOST:PORT',
@@ -19,6 +21,13 @@ export const openpiWs = loaded('openpi-ws', {
 
 export const maxBatch = int('max-batch', { metavar: 'N', min: 1, help: 'most observations per model call' }).default(32);
 
-export const maxWaitMs = int('max-wait-ms', { metavar: 'MS', min: 0, help: 'how long a partial batch may wait for company' }).default(0, '0: run when the model is free');
+export const maxWaitMs = int('max-wait-ms', { metavar: 'MS', min: 0, help: 'how long a partial batch may wait for company' }).default(
+  0,
+  '0: run when the model is free',
+);
 
-export const maxMessageBytes = int('max-message-bytes', { metavar: 'N', min: 1024, help: 'frames above this get a TOO_LARGE error' }).default(DEFAULT_MAX_MESSAGE_BYTES);
+export const maxMessageBytes = int('max-message-bytes', {
+  metavar: 'N',
+  min: 1024,
+  help: 'frames above this get a TOO_LARGE error',
+}).default(DEFAULT_MAX_MESSAGE_BYTES);

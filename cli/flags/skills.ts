@@ -10,10 +10,16 @@ export const db = text('db', { metavar: 'FILE', help: 'the skill store (a SQLite
 export const skillsDb = text('skills-db', { metavar: 'FILE', help: 'the skill store --skills active reads' }).default(DEFAULT_SKILL_DB);
 
 /** `zetta run`: approve the run's promoted skill as the operator `auto`, or stop for an approver. */
-export const autoApprove = bool('auto-approve', 'approve the skill the campaign promoted as the operator `auto` (in the\naudit log) instead of stopping for an approver in the console');
+export const autoApprove = bool(
+  'auto-approve',
+  'approve the skill the campaign promoted as the operator `auto` (in the\naudit log) instead of stopping for an approver in the console',
+);
 
 /** `zetta run --resume DIR`: a stopped or interrupted run goes on where it stopped. */
-export const resume = text('resume', { metavar: 'DIR', help: "a stopped or interrupted run's folder: its finished stages are kept\n(with the settings it started with), the rest run" });
+export const resume = text('resume', {
+  metavar: 'DIR',
+  help: "a stopped or interrupted run's folder: its finished stages are kept\n(with the settings it started with), the rest run",
+});
 
 export const actor = text('as', { metavar: 'NAME', help: 'who does it (recorded in the audit log)' });
 
@@ -25,14 +31,26 @@ export const promoteTo = text('promote-to', {
 });
 
 /** `zetta skills transfer`: the tasks the skills came from, and the untouched tasks they are measured on. */
-export const sources = text('source', { metavar: 'a,b', help: 'the tasks whose campaigns promoted the skills (their active skills are loaded)' })
-  .required('--source a,b is required: the tasks the skills came from');
-export const targets = text('targets', { metavar: 'a,b', help: 'tasks no campaign used, where the skills are measured' })
-  .required('--targets a,b is required: where transfer is measured');
+export const sources = text('source', {
+  metavar: 'a,b',
+  help: 'the tasks whose campaigns promoted the skills (their active skills are loaded)',
+}).required('--source a,b is required: the tasks the skills came from');
+export const targets = text('targets', { metavar: 'a,b', help: 'tasks no campaign used, where the skills are measured' }).required(
+  '--targets a,b is required: where transfer is measured',
+);
 
 /** `zetta console`: where it listens, what it shows, and the tokens it accepts. */
-export const runsDir = text('runs', { metavar: 'DIR', help: 'the folder whose campaigns, runs and episodes the console shows' }).default('runs');
+export const runsDir = text('runs', { metavar: 'DIR', help: 'the folder whose campaigns, runs and episodes the console shows' }).default(
+  'runs',
+);
 export const port = int('port', { metavar: 'P', min: 0, help: 'the port to listen on (0: any free port)' }).default(8787);
-export const host = text('host', { metavar: 'H', help: 'the address to listen on; another than 127.0.0.1 exposes the console' }).default('127.0.0.1');
-export const tokenName = text('name', { metavar: 'N', help: 'who the token is for (recorded as the actor of every approval)' }).required('--name N is required');
-export const role = text('role', { metavar: 'viewer|approver', help: 'viewer reads; approver also approves, rejects and retires skills' }).required('--role viewer|approver is required');
+export const host = text('host', { metavar: 'H', help: 'the address to listen on; another than 127.0.0.1 exposes the console' }).default(
+  '127.0.0.1',
+);
+export const tokenName = text('name', { metavar: 'N', help: 'who the token is for (recorded as the actor of every approval)' }).required(
+  '--name N is required',
+);
+export const role = text('role', {
+  metavar: 'viewer|approver',
+  help: 'viewer reads; approver also approves, rejects and retires skills',
+}).required('--role viewer|approver is required');

@@ -13,20 +13,28 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
   lines.push(`expert      ${verdict(expert)}${expert ? `  macro success ${pct(expert.macro_success)}` : ''}`);
   if (baseline) {
     for (const [name, c] of Object.entries(baseline.conditions)) {
-      lines.push(`baseline    ${verdict(baseline)}  ${name}: macro success ${pct(c.macro_success)}, infra failures ${c.infra_failures} (${c.infra_retries} re-run at the same seed)`);
+      lines.push(
+        `baseline    ${verdict(baseline)}  ${name}: macro success ${pct(c.macro_success)}, infra failures ${c.infra_failures} (${c.infra_retries} re-run at the same seed)`,
+      );
     }
   } else lines.push(`baseline    ${verdict(baseline)}`);
   if (governance) {
-    lines.push(`governance  ${verdict(governance)}  mean synergy ${signedPoints(governance.mean_synergy)} points, infra failures ${governance.infra_failures} (${governance.infra_retries} re-run at the same seed)`);
+    lines.push(
+      `governance  ${verdict(governance)}  mean synergy ${signedPoints(governance.mean_synergy)} points, infra failures ${governance.infra_failures} (${governance.infra_retries} re-run at the same seed)`,
+    );
     for (const [name, a] of Object.entries(governance.conditions)) lines.push(`  ${armsLine(name, a)}`);
   } else lines.push(`governance  ${verdict(governance)}`);
   const promoted = evolution?.campaigns.filter((c) => c.campaign.promoted).length ?? 0;
   lines.push(`evolution   ${verdict(evolution)}${evolution ? `  ${evolution.campaigns.length} campaign(s), ${promoted} promoted` : ''}`);
-  for (const c of evolution?.campaigns ?? []) lines.push(`  ${c.task} / ${c.perturbation}: ${c.campaign.promoted ? 'promoted' : 'nothing promoted'}`);
+  for (const c of evolution?.campaigns ?? [])
+    lines.push(`  ${c.task} / ${c.perturbation}: ${c.campaign.promoted ? 'promoted' : 'nothing promoted'}`);
   const { promotion, final } = report.stages;
   lines.push(`promotion   ${verdict(promotion)}${promotion ? `  ${promotionLine(report)}` : ''}`);
   const h = headline(report, reportPath);
-  const finalFigures = h && final ? `  final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}` : '';
+  const finalFigures =
+    h && final
+      ? `  final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}`
+      : '';
   lines.push(`final       ${verdict(final)}${finalFigures}`);
   for (const [task, t] of Object.entries(h?.transfer ?? {})) lines.push(`  transfer ${task}: ${pct(t.before)} → ${pct(t.after)}`);
   lines.push(`${report.awaiting ? 'waiting for an approver' : report.ok ? 'ok' : 'FAILED'}: ${reportPath}`);

@@ -9,7 +9,8 @@ export function terminalObserver(say: (line: string) => void): RunObserver {
     runStarted: (out) => say(`zetta run → ${out}`),
     stageStarted(stage) {
       // The campaigns log their own lines as they go; a bar would fight with them.
-      if (stage === 'evolution') say('  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)');
+      if (stage === 'evolution')
+        say('  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)');
       else bar = progress(`  ${stage}`);
     },
     progress: (_stage, done, total, note) => bar?.update(done, total, note),
@@ -20,7 +21,9 @@ export function terminalObserver(say: (line: string) => void): RunObserver {
     },
     stageKept: (stage) => say(`  ${stage.padEnd(9)} kept from the run being resumed`),
     awaitingApproval: (a) => {
-      say(`  promotion ${a.skills.length > 1 ? `skills ${a.skills.join(', ')} are` : `skill ${a.skills[0]} is`} pending: an approver decides in the console,`);
+      say(
+        `  promotion ${a.skills.length > 1 ? `skills ${a.skills.join(', ')} are` : `skill ${a.skills[0]} is`} pending: an approver decides in the console,`,
+      );
       say(`    ${a.console}`);
       say(`  then the run goes on with`);
       say(`    ${a.resume}`);
@@ -59,7 +62,9 @@ function stageLines(stage: StageName, report: RunReport): string[] {
 function campaignVerdict(c: CampaignRun): string {
   const { heldout: h, confirmation: conf } = c.campaign;
   if (!c.campaign.promoted) return 'nothing promoted';
-  const confirmed = conf ? `; confirmation ${conf.parent_success} → ${conf.candidate_success} of ${conf.episodes} (p = ${conf.p_value.toPrecision(3)})` : '';
+  const confirmed = conf
+    ? `; confirmation ${conf.parent_success} → ${conf.candidate_success} of ${conf.episodes} (p = ${conf.p_value.toPrecision(3)})`
+    : '';
   return `promoted, held-out ${h.parent_success} → ${h.candidate_success} of ${h.episodes}${confirmed}`;
 }
 

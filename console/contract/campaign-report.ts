@@ -28,8 +28,19 @@ export interface ReportGeneration {
   readonly generation: number;
   readonly parent_sha256: string;
   readonly dev: { readonly episodes: number; readonly successes: number; readonly infra_failures: number };
-  readonly clusters: ReadonlyArray<{ readonly id: string; readonly size: number; readonly first_missing: string | null; readonly medoid_seed: number }>;
-  readonly diagnoses: ReadonlyArray<{ readonly cluster: string; readonly layer: string; readonly mechanism: string; readonly hypotheses: readonly string[]; readonly falsifier: string }>;
+  readonly clusters: ReadonlyArray<{
+    readonly id: string;
+    readonly size: number;
+    readonly first_missing: string | null;
+    readonly medoid_seed: number;
+  }>;
+  readonly diagnoses: ReadonlyArray<{
+    readonly cluster: string;
+    readonly layer: string;
+    readonly mechanism: string;
+    readonly hypotheses: readonly string[];
+    readonly falsifier: string;
+  }>;
   readonly candidates: readonly ReportCandidate[];
   /** The promoted candidate's id, or null. */
   readonly promoted: string | null;

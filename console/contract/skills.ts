@@ -59,7 +59,12 @@ export interface SkillEvidence {
   readonly heldout: PairFigures;
   readonly confirmation: ConfirmationFigures | null;
   /** The promoting candidate's shadow replay. */
-  readonly shadow: { readonly triggers: number; readonly targeted_failures: number; readonly false_alarms: number; readonly successes: number } | null;
+  readonly shadow: {
+    readonly triggers: number;
+    readonly targeted_failures: number;
+    readonly false_alarms: number;
+    readonly successes: number;
+  } | null;
 }
 
 export interface SkillProvenance {

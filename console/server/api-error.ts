@@ -11,7 +11,12 @@ export type { ErrorBody, ErrorCode } from '../contract/index.js';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  constructor(readonly status: number, readonly code: ErrorCode, message: string, readonly headers: Readonly<Record<string, string>> = {}) {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
   }
 }
@@ -21,15 +26,23 @@ export const unauthorized = (message: string) => new ApiError(401, 'unauthorized
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const rateLimited = (message: string, retryAfterS: number) => new ApiError(429, 'rate_limited', message, { 'retry-after': String(Math.max(1, retryAfterS)) });
+export const rateLimited = (message: string, retryAfterS: number) =>
+  new ApiError(429, 'rate_limited', message, { 'retry-after': String(Math.max(1, retryAfterS)) });
 
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message } };
 }
 
 const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
-  413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited', 503: 'unavailable',
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
 };
 
 export function installErrorHandler(app: FastifyInstance): void {

@@ -51,7 +51,8 @@ function candidateArtifacts(root: string, k: number, dir: string): CandidateArti
 function candidateChanges(root: string, synthesis: unknown): SkillChanges | null {
   if (!isRecord(synthesis) || typeof synthesis['bundle_sha256'] !== 'string' || typeof synthesis['parent_sha256'] !== 'string') return null;
   // a campaign that started from no critic has no parent folder: its parent is the empty bundle
-  const parent = synthesis['parent_sha256'] === NO_BUNDLE.sha256 ? { rules: [], programs: [] } : bundleEntries(root, synthesis['parent_sha256']);
+  const parent =
+    synthesis['parent_sha256'] === NO_BUNDLE.sha256 ? { rules: [], programs: [] } : bundleEntries(root, synthesis['parent_sha256']);
   const candidate = bundleEntries(root, synthesis['bundle_sha256']);
   if (!parent || !candidate) return null;
   return {
@@ -81,7 +82,13 @@ export function campaignEpisodes(runs: string, root: string): EpisodeRef[] {
           const m = /^(\d+)\.mcap$/.exec(f.name);
           if (!f.isFile() || !m) continue;
           // the recorder names a task's folder with its "/" as "__" (evaluation-plan.ts)
-          out.push({ path: relativeToRuns(runs, join(episodes, task, f.name)), bundle, split, task: task.replace('__', '/'), seed: Number(m[1]) });
+          out.push({
+            path: relativeToRuns(runs, join(episodes, task, f.name)),
+            bundle,
+            split,
+            task: task.replace('__', '/'),
+            seed: Number(m[1]),
+          });
         }
       }
     }

@@ -9,7 +9,14 @@ import type { CampaignReport as EvolutionReport, CandidateRow, GenerationRow } f
 import type { ShadowReport as EvolutionShadow } from '../../evolution/shadow-replay.js';
 import type { CandidateSpec as EvolutionSpec } from '../../evolution/synthesis/synthesize.js';
 import type {
-  CampaignReport, CandidateSpec, CandidateVerdict, ClustersFile, DiagnosesFile, ReportCandidate, ReportGeneration, ShadowReport,
+  CampaignReport,
+  CandidateSpec,
+  CandidateVerdict,
+  ClustersFile,
+  DiagnosesFile,
+  ReportCandidate,
+  ReportGeneration,
+  ShadowReport,
 } from '../contract/index.js';
 
 export function reportView(r: EvolutionReport): CampaignReport {
@@ -47,9 +54,22 @@ function reportGeneration(g: GenerationRow): ReportGeneration {
 
 function reportCandidate(c: CandidateRow): ReportCandidate {
   return {
-    id: c.id, cluster: c.cluster, pooled: c.pooled, hypothesis: c.hypothesis, layer: c.layer, template: c.template, mechanism: c.mechanism,
-    fit: c.fit, tolerances: c.tolerances, shadow: c.shadow, decision: c.decision, stage: c.stage, reason: c.reason,
-    bundle_sha256: c.bundle_sha256, gates: c.gates, critic_alone: c.critic_alone,
+    id: c.id,
+    cluster: c.cluster,
+    pooled: c.pooled,
+    hypothesis: c.hypothesis,
+    layer: c.layer,
+    template: c.template,
+    mechanism: c.mechanism,
+    fit: c.fit,
+    tolerances: c.tolerances,
+    shadow: c.shadow,
+    decision: c.decision,
+    stage: c.stage,
+    reason: c.reason,
+    bundle_sha256: c.bundle_sha256,
+    gates: c.gates,
+    critic_alone: c.critic_alone,
   };
 }
 
@@ -63,22 +83,46 @@ export function diagnosesView(d: DiagnosesArtifact): DiagnosesFile {
 
 export function synthesisView(s: EvolutionSpec): CandidateSpec {
   return {
-    id: s.id, generation: s.generation, cluster: s.cluster, pooled: s.pooled, hypothesis: s.hypothesis, changed_rules: s.changed_rules,
-    fit: s.fit, tolerances: s.tolerances, parent_sha256: s.parent_sha256, bundle_sha256: s.bundle_sha256,
-    behaviour_sha256: s.behaviour_sha256, bundle_dir: s.bundle_dir, unbuildable: s.unbuildable,
+    id: s.id,
+    generation: s.generation,
+    cluster: s.cluster,
+    pooled: s.pooled,
+    hypothesis: s.hypothesis,
+    changed_rules: s.changed_rules,
+    fit: s.fit,
+    tolerances: s.tolerances,
+    parent_sha256: s.parent_sha256,
+    bundle_sha256: s.bundle_sha256,
+    behaviour_sha256: s.behaviour_sha256,
+    bundle_dir: s.bundle_dir,
+    unbuildable: s.unbuildable,
   };
 }
 
 export function shadowView(s: EvolutionShadow): ShadowReport {
   return {
-    rules: s.rules, triggers: s.triggers, targeted_failures: s.targeted_failures, trigger_rate: s.trigger_rate, other_triggers: s.other_triggers,
-    false_alarms: s.false_alarms, successes: s.successes, false_alarm_rate: s.false_alarm_rate, fire_steps: s.fire_steps,
+    rules: s.rules,
+    triggers: s.triggers,
+    targeted_failures: s.targeted_failures,
+    trigger_rate: s.trigger_rate,
+    other_triggers: s.other_triggers,
+    false_alarms: s.false_alarms,
+    successes: s.successes,
+    false_alarm_rate: s.false_alarm_rate,
+    fire_steps: s.fire_steps,
   };
 }
 
 export function verdictView(v: EvolutionVerdict): CandidateVerdict {
   return {
-    candidate: v.candidate, decision: v.decision, stage: v.stage, reason: v.reason, gates: v.gates, critic_alone: v.critic_alone,
-    ran_dev: v.ran_dev, ran_heldout: v.ran_heldout, rollouts: v.rollouts,
+    candidate: v.candidate,
+    decision: v.decision,
+    stage: v.stage,
+    reason: v.reason,
+    gates: v.gates,
+    critic_alone: v.critic_alone,
+    ran_dev: v.ran_dev,
+    ran_heldout: v.ran_heldout,
+    rollouts: v.rollouts,
   };
 }

@@ -30,7 +30,8 @@ function entryLines(kind: Kind, e: EntryChanges, base: readonly BundleEntry[] | 
     ...e.added.map((x) => `+ ${kind} ${x.id}: ${describe(kind, x)}`),
     ...e.replaced.map((x) => {
       const old = before.get(x.id);
-      if (!old) return `~ ${kind} ${x.id}: now ${describe(kind, x)} (base bundle ${baseSha.slice(0, 12)} not found under runs, so the fields that differ are not shown)`;
+      if (!old)
+        return `~ ${kind} ${x.id}: now ${describe(kind, x)} (base bundle ${baseSha.slice(0, 12)} not found under runs, so the fields that differ are not shown)`;
       return `~ ${kind} ${x.id}: ${fieldDiffs(old, x).join('; ')}`;
     }),
     ...e.removed.map((id) => `− ${kind} ${id}`),

@@ -12,21 +12,42 @@ export async function episodeView(path: string): Promise<EpisodeData> {
   const record = await readEpisode(path);
   const { header } = record;
   const hz = header.controlHz > 0 ? header.controlHz : 1;
-  return { header: headerView(header), summary: record.summary ? summaryView(record.summary) : null, steps: record.steps.map((s) => stepView(s, header, hz)) };
+  return {
+    header: headerView(header),
+    summary: record.summary ? summaryView(record.summary) : null,
+    steps: record.steps.map((s) => stepView(s, header, hz)),
+  };
 }
 
 function headerView(h: EpisodeHeader): HeaderView {
   return {
-    episodeId: h.episodeId, task: h.task, suite: h.suite, seed: h.seed, resetDigest: h.resetDigest, instruction: h.instruction, controlHz: h.controlHz,
-    perturbation: h.perturbation, policy: h.policy, critic: h.critic, featureNames: h.featureNames, objectNames: h.objectNames,
+    episodeId: h.episodeId,
+    task: h.task,
+    suite: h.suite,
+    seed: h.seed,
+    resetDigest: h.resetDigest,
+    instruction: h.instruction,
+    controlHz: h.controlHz,
+    perturbation: h.perturbation,
+    policy: h.policy,
+    critic: h.critic,
+    featureNames: h.featureNames,
+    objectNames: h.objectNames,
   };
 }
 
 function summaryView(s: EpisodeSummary): SummaryView {
   return {
-    success: s.success, steps: s.steps, milestones: s.milestones, infraFailure: s.infraFailure, physicsDivergence: s.physicsDivergence,
-    policyActions: s.policyActions, unmodifiedPolicyActions: s.unmodifiedPolicyActions, recoveryActions: s.recoveryActions,
-    milestonesDuringRecovery: s.milestonesDuringRecovery, wallMs: s.wallMs,
+    success: s.success,
+    steps: s.steps,
+    milestones: s.milestones,
+    infraFailure: s.infraFailure,
+    physicsDivergence: s.physicsDivergence,
+    policyActions: s.policyActions,
+    unmodifiedPolicyActions: s.unmodifiedPolicyActions,
+    recoveryActions: s.recoveryActions,
+    milestonesDuringRecovery: s.milestonesDuringRecovery,
+    wallMs: s.wallMs,
   };
 }
 

@@ -6,9 +6,24 @@
 // reports come through the reader the server was given (run-reports.ts), campaign reports through
 // evolution's; both are mapped here into the API contract's overview.
 import type { CampaignReport as EvolutionReport } from '../../evolution/report/report.js';
-import type { ArmFigures, CampaignFigures, CampaignGenerationFigures, ConditionFigures, Interval, Overview, OverviewRun } from '../contract/index.js';
+import type {
+  ArmFigures,
+  CampaignFigures,
+  CampaignGenerationFigures,
+  ConditionFigures,
+  Interval,
+  Overview,
+  OverviewRun,
+} from '../contract/index.js';
 import { findCampaignRoots, readCampaign, readCampaignReport } from './campaigns.js';
-import { findRunReports, type ArmsRead, type EstimateRead, type GovernanceRead, type RunReportRead, type RunReportReader } from './run-reports.js';
+import {
+  findRunReports,
+  type ArmsRead,
+  type EstimateRead,
+  type GovernanceRead,
+  type RunReportRead,
+  type RunReportReader,
+} from './run-reports.js';
 
 export function overview(runs: string, readRunReport: RunReportReader): Overview {
   const campaigns = findCampaignRoots(runs).flatMap((root) => campaignFigures(runs, root));
@@ -32,7 +47,11 @@ function runFigures(dir: string, report: RunReportRead, g: GovernanceRead, campa
     episodes_per_task: g.episodes_per_task,
     mean_synergy: g.mean_synergy,
     conditions: Object.fromEntries(Object.entries(g.conditions).map(([name, arms]) => [name, conditionFigures(arms)])),
-    evolution: (report.stages.evolution?.campaigns ?? []).map((c) => ({ task: c.task, perturbation: c.perturbation, campaign_id: c.campaign.campaign_id })),
+    evolution: (report.stages.evolution?.campaigns ?? []).map((c) => ({
+      task: c.task,
+      perturbation: c.perturbation,
+      campaign_id: c.campaign.campaign_id,
+    })),
     campaigns: campaigns.filter(inside),
   };
 }
@@ -58,16 +77,18 @@ function campaignFigures(runs: string, root: string): CampaignFigures[] {
   } catch {
     return []; // replaced by a report its reader refuses since readCampaign read it: not shown, as there
   }
-  return [{
-    id: listing.id,
-    dir: listing.dir,
-    task: listing.task,
-    perturbation: listing.perturbation,
-    promoted: listing.promoted,
-    heldout: report?.heldout ?? null,
-    confirmation: report?.confirmation ?? null,
-    generations: (report?.generations ?? []).map(generationFigures),
-  }];
+  return [
+    {
+      id: listing.id,
+      dir: listing.dir,
+      task: listing.task,
+      perturbation: listing.perturbation,
+      promoted: listing.promoted,
+      heldout: report?.heldout ?? null,
+      confirmation: report?.confirmation ?? null,
+      generations: (report?.generations ?? []).map(generationFigures),
+    },
+  ];
 }
 
 function generationFigures(g: EvolutionReport['generations'][number]): CampaignGenerationFigures {
@@ -76,6 +97,8 @@ function generationFigures(g: EvolutionReport['generations'][number]): CampaignG
     promoted: g.promoted,
     dev: g.dev,
     // each candidate that reached the held-out gate, with its figures
-    heldout: g.candidates.flatMap((c) => c.gates.filter((x) => x.gate === 'heldout').map((x) => ({ candidate: c.id, decision: c.decision, ...x }))),
+    heldout: g.candidates.flatMap((c) =>
+      c.gates.filter((x) => x.gate === 'heldout').map((x) => ({ candidate: c.id, decision: c.decision, ...x })),
+    ),
   };
 }

@@ -27,10 +27,17 @@ export interface GovernanceRead {
   readonly critic: string;
   readonly episodes_per_task: number;
   readonly mean_synergy: number | null;
-  readonly conditions: Readonly<Record<string, {
-    readonly macro: ArmsRead;
-    readonly perTask: Readonly<Record<string, Omit<ArmsRead, 'critic'> & { readonly critic: EstimateRead & { readonly control: string } }>>;
-  }>>;
+  readonly conditions: Readonly<
+    Record<
+      string,
+      {
+        readonly macro: ArmsRead;
+        readonly perTask: Readonly<
+          Record<string, Omit<ArmsRead, 'critic'> & { readonly critic: EstimateRead & { readonly control: string } }>
+        >;
+      }
+    >
+  >;
 }
 
 /** A run's report.json, the parts the console shows. */
@@ -40,7 +47,15 @@ export interface RunReportRead {
   readonly ok?: boolean | undefined;
   readonly stages: {
     readonly governance?: GovernanceRead | undefined;
-    readonly evolution?: { readonly campaigns: ReadonlyArray<{ readonly task: string; readonly perturbation: string; readonly campaign: { readonly campaign_id: string } }> } | undefined;
+    readonly evolution?:
+      | {
+          readonly campaigns: ReadonlyArray<{
+            readonly task: string;
+            readonly perturbation: string;
+            readonly campaign: { readonly campaign_id: string };
+          }>;
+        }
+      | undefined;
   };
 }
 

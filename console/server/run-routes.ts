@@ -32,7 +32,8 @@ export function runRoutes(app: FastifyInstance, runs: string, readRunReport: Run
     const rel = request.query.path;
     if (typeof rel !== 'string' || rel === '') throw badRequest('give the episode as ?path=<path relative to runs>.mcap');
     const abs = resolveInside(runs, rel);
-    if (abs === null || !rel.endsWith('.mcap') || !abs.endsWith('.mcap')) throw badRequest(`${rel}: not an .mcap file inside the runs folder`);
+    if (abs === null || !rel.endsWith('.mcap') || !abs.endsWith('.mcap'))
+      throw badRequest(`${rel}: not an .mcap file inside the runs folder`);
     if (!existsSync(abs) || !statSync(abs).isFile()) throw notFound(`no episode ${rel}`);
     try {
       return await episodeView(abs);

@@ -20,7 +20,10 @@ export interface Session {
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs = SESSION_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   create(name: string, role: ConsoleRole): Session {
     this.sweep();

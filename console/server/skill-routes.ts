@@ -28,23 +28,30 @@ export function skillRoutes(app: FastifyInstance, store: SkillStore, runs: strin
       skill: skillRecord(skill),
       audit: store.auditLog(skill.id).map(auditRow),
       files: files(store, skill),
-      changes_text: changesText(skill.content.changes, needsBase(skill) ? baseBundleEntries(runs, skill.content.evidence.campaign_id, skill.content.changes.base.sha256) : null),
+      changes_text: changesText(
+        skill.content.changes,
+        needsBase(skill) ? baseBundleEntries(runs, skill.content.evidence.campaign_id, skill.content.changes.base.sha256) : null,
+      ),
     };
   });
 
   for (const action of ACTIONS) {
-    app.post<{ Params: { id: string }; Body: unknown }>(`/api/skills/:id/${action}`, { config: { access: 'approver' } }, async (request): Promise<SkillMoveAnswer> => {
-      const reason = reasonOf(request.body);
-      const id = existing(store, request.params.id).id;
-      const who = { actor: principalOf(request).name, reason };
-      try {
-        const moved = store.transition(id, action, who);
-        return { from: moved.from, skill: skillRecord(moved.skill) };
-      } catch (err) {
-        if (err instanceof SkillInputError && forbiddenNow(store, id, action)) throw conflict(err.message);
-        throw err;
-      }
-    });
+    app.post<{ Params: { id: string }; Body: unknown }>(
+      `/api/skills/:id/${action}`,
+      { config: { access: 'approver' } },
+      async (request): Promise<SkillMoveAnswer> => {
+        const reason = reasonOf(request.body);
+        const id = existing(store, request.params.id).id;
+        const who = { actor: principalOf(request).name, reason };
+        try {
+          const moved = store.transition(id, action, who);
+          return { from: moved.from, skill: skillRecord(moved.skill) };
+        } catch (err) {
+          if (err instanceof SkillInputError && forbiddenNow(store, id, action)) throw conflict(err.message);
+          throw err;
+        }
+      },
+    );
   }
 }
 
@@ -67,7 +74,8 @@ function forbiddenNow(store: SkillStore, id: string, action: SkillAction): boole
 /** The body's reason (a ReasonBody), checked: the body is whatever the client sent. */
 function reasonOf(body: unknown): string {
   const reason = (body as Partial<Record<keyof ReasonBody, unknown>> | null | undefined)?.reason;
-  if (typeof reason !== 'string' || reason.trim() === '') throw badRequest('the body must be {"reason": "<why>"}, a non-empty string (it goes into the audit log)');
+  if (typeof reason !== 'string' || reason.trim() === '')
+    throw badRequest('the body must be {"reason": "<why>"}, a non-empty string (it goes into the audit log)');
   if (reason.length > MAX_REASON) throw badRequest(`the reason is ${reason.length} characters; at most ${MAX_REASON}`);
   return reason.trim();
 }
@@ -75,7 +83,11 @@ function reasonOf(body: unknown): string {
 /** Bundle file name, hash and size, from the store's blobs (their hashes are checked by verifyStore). */
 function files(store: SkillStore, skill: SkillRecord): SkillFile[] {
   const size = store.db.prepare('SELECT length(bytes) AS n FROM blobs WHERE sha256 = ?');
-  return Object.entries(skill.content.files).map(([name, sha]) => ({ name, sha256: sha, bytes: (size.get(sha) as { n: number } | undefined)?.n ?? null }));
+  return Object.entries(skill.content.files).map(([name, sha]) => ({
+    name,
+    sha256: sha,
+    bytes: (size.get(sha) as { n: number } | undefined)?.n ?? null,
+  }));
 }
 
 function needsBase(skill: SkillRecord): boolean {

@@ -6,33 +6,66 @@ import type { CampaignReport, CandidateRow } from '../../evolution/report/report
 import type { GateDecision, SkillContent, SkillEvidence } from '../../skills/skill.js';
 import type { AuditRow, SkillRecord } from '../../skills/store/skill-store.js';
 import type {
-  AuditRow as AuditView, GateDecision as DecisionView, SkillContent as ContentView, SkillEvidence as EvidenceView, SkillRecord as RecordView, SkillRow,
+  AuditRow as AuditView,
+  GateDecision as DecisionView,
+  SkillContent as ContentView,
+  SkillEvidence as EvidenceView,
+  SkillRecord as RecordView,
+  SkillRow,
 } from '../contract/index.js';
 
 /** One line of the skill list. */
 export function skillRow(s: SkillRecord): SkillRow {
   const c = s.content;
   return {
-    id: s.id, name: c.name, state: s.state, world: c.guard.world, suite: c.guard.tags.suite, source_task: c.guard.tags.source_task,
-    campaign_id: c.evidence.campaign_id, created_at: s.created_at, updated_at: s.updated_at, privileged: c.guard.privileged,
+    id: s.id,
+    name: c.name,
+    state: s.state,
+    world: c.guard.world,
+    suite: c.guard.tags.suite,
+    source_task: c.guard.tags.source_task,
+    campaign_id: c.evidence.campaign_id,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+    privileged: c.guard.privileged,
   };
 }
 
 export function skillRecord(s: SkillRecord): RecordView {
-  return { id: s.id, content_sha256: s.content_sha256, state: s.state, created_at: s.created_at, updated_at: s.updated_at, content: contentView(s.content) };
+  return {
+    id: s.id,
+    content_sha256: s.content_sha256,
+    state: s.state,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+    content: contentView(s.content),
+  };
 }
 
 export function auditRow(a: AuditRow): AuditView {
   return {
-    seq: a.seq, skill_id: a.skill_id, at: a.at, actor: a.actor, reason: a.reason, from_state: a.from_state, to_state: a.to_state,
-    content_sha256: a.content_sha256, bundle_sha256: a.bundle_sha256,
+    seq: a.seq,
+    skill_id: a.skill_id,
+    at: a.at,
+    actor: a.actor,
+    reason: a.reason,
+    from_state: a.from_state,
+    to_state: a.to_state,
+    content_sha256: a.content_sha256,
+    bundle_sha256: a.bundle_sha256,
   };
 }
 
 function contentView(c: SkillContent): ContentView {
   return {
-    version: c.version, name: c.name, description: c.description, guard: c.guard, evidence: evidenceView(c.evidence), provenance: c.provenance,
-    changes: c.changes, files: c.files,
+    version: c.version,
+    name: c.name,
+    description: c.description,
+    guard: c.guard,
+    evidence: evidenceView(c.evidence),
+    provenance: c.provenance,
+    changes: c.changes,
+    files: c.files,
   };
 }
 
@@ -51,7 +84,13 @@ function evidenceView(e: SkillEvidence): EvidenceView {
 
 function decisionView(d: GateDecision): DecisionView {
   return {
-    generation: d.generation, candidate: d.candidate, decision: d.decision, stage: d.stage, reason: d.reason,
-    gates: d.gates as CandidateRow['gates'], critic_alone: d.critic_alone as CandidateRow['critic_alone'], shadow: d.shadow as CandidateRow['shadow'],
+    generation: d.generation,
+    candidate: d.candidate,
+    decision: d.decision,
+    stage: d.stage,
+    reason: d.reason,
+    gates: d.gates as CandidateRow['gates'],
+    critic_alone: d.critic_alone as CandidateRow['critic_alone'],
+    shadow: d.shadow as CandidateRow['shadow'],
   };
 }

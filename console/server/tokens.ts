@@ -42,7 +42,8 @@ export function isConsoleRole(s: unknown): s is ConsoleRole {
 
 /** A new token for `name` with `role`, stored hashed in the skill store at `dbPath`; returned once. */
 export function createToken(dbPath: string, name: string, role: ConsoleRole): string {
-  if (!NAME_SHAPE.test(name)) throw new SkillInputError(`token name "${name}": use 1–64 letters, digits and _ . @ - (it is the actor in the audit log)`);
+  if (!NAME_SHAPE.test(name))
+    throw new SkillInputError(`token name "${name}": use 1–64 letters, digits and _ . @ - (it is the actor in the audit log)`);
   if (!isConsoleRole(role)) throw new SkillInputError(`token role "${String(role)}": must be viewer or approver`);
   const token = PREFIX + randomBytes(TOKEN_BYTES).toString('base64url');
   const salt = randomBytes(16).toString('base64url');
@@ -53,7 +54,13 @@ export function createToken(dbPath: string, name: string, role: ConsoleRole): st
       if (db.prepare('SELECT 1 FROM console_tokens WHERE name = ?').get(name)) {
         throw new SkillInputError(`a console token named "${name}" already exists in ${dbPath}; choose another name`);
       }
-      db.prepare('INSERT INTO console_tokens (name, role, salt, hash, created_at) VALUES (?, ?, ?, ?, ?)').run(name, role, salt, hash, new Date().toISOString());
+      db.prepare('INSERT INTO console_tokens (name, role, salt, hash, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        name,
+        role,
+        salt,
+        hash,
+        new Date().toISOString(),
+      );
     }).immediate();
   } finally {
     db.close();

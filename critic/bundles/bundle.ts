@@ -104,7 +104,11 @@ export function loadBundle(spec: string, options: BundleLoadOptions): CriticBund
   if (!parsed.success) throw fromZod(parsed.error, path);
   const manifest = parsed.data;
   if (manifest.privileged && !options.privileged) {
-    throw new CriticLoadError(['privileged'], `bundle "${manifest.name}" reads privileged features, which this run does not authorize`, path);
+    throw new CriticLoadError(
+      ['privileged'],
+      `bundle "${manifest.name}" reads privileged features, which this run does not authorize`,
+      path,
+    );
   }
   const { rulesPath, recoveriesPath, rulesText, recoveriesText, hash } = bundleTexts(path, manifestText, manifest);
   // A bundle reads privileged features only if its manifest says so (and the run allows it above).
@@ -114,7 +118,11 @@ export function loadBundle(spec: string, options: BundleLoadOptions): CriticBund
   const waitOutLag = compileLagCondition('wait_out_lag', manifest.wait_out_lag, features, path);
   const alignChunksToLag = compileLagCondition('align_chunks_to_lag', manifest.align_chunks_to_lag, features, path);
   if (alignChunksToLag !== null && waitOutLag !== null) {
-    throw new CriticLoadError(['align_chunks_to_lag'], 'both align_chunks_to_lag and wait_out_lag answer the actuation lag: keep one', path);
+    throw new CriticLoadError(
+      ['align_chunks_to_lag'],
+      'both align_chunks_to_lag and wait_out_lag answer the actuation lag: keep one',
+      path,
+    );
   }
   return { manifest, path, rules, recoveries, hash, layout: options.layout, waitOutLag, alignChunksToLag };
 }
@@ -134,7 +142,14 @@ function bundleTexts(path: string, manifestText: string, manifest: BundleManifes
   const recoveriesPath = join(dir, manifest.recoveries);
   const rulesText = readText(rulesPath);
   const recoveriesText = readText(recoveriesPath);
-  const hash = createHash('sha256').update(manifestText).update('\0').update(rulesText).update('\0').update(recoveriesText).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update(manifestText)
+    .update('\0')
+    .update(rulesText)
+    .update('\0')
+    .update(recoveriesText)
+    .digest('hex')
+    .slice(0, 12);
   return { rulesPath, recoveriesPath, rulesText, recoveriesText, hash };
 }
 

@@ -24,7 +24,12 @@ export function compileLagCondition(
   if (spec === undefined || spec === false) return null;
   if (spec === true) return () => true;
   const lookingBack = lookBackOp(spec.when);
-  if (lookingBack !== undefined) throw new CriticLoadError([key, 'when'], `"${lookingBack}" looks back over steps, but this condition is only asked at chunk boundaries: use comparisons, and, or, not`, file);
+  if (lookingBack !== undefined)
+    throw new CriticLoadError(
+      [key, 'when'],
+      `"${lookingBack}" looks back over steps, but this condition is only asked at chunk boundaries: use comparisons, and, or, not`,
+      file,
+    );
   const fn = compileCondition(spec.when, [key, 'when'], { ...features, reg: new Float64Array(1) }, file).fn;
   return (values) => fn(values) === TRUE;
 }

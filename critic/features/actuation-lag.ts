@@ -69,7 +69,9 @@ export class ActuationLag {
     this.realizedEnergy = DECAY * this.realizedEnergy + rx * rx + ry * ry + rz * rz;
     for (let k = 1; k <= MAX_LAG_STEPS; k++) {
       const at = 3 * ((this.head + k - 1) % MAX_LAG_STEPS);
-      const sx = this.sent[at]!, sy = this.sent[at + 1]!, sz = this.sent[at + 2]!;
+      const sx = this.sent[at]!,
+        sy = this.sent[at + 1]!,
+        sz = this.sent[at + 2]!;
       this.cross[k] = DECAY * this.cross[k]! + sx * rx + sy * ry + sz * rz;
       this.sentEnergy[k] = DECAY * this.sentEnergy[k]! + sx * sx + sy * sy + sz * sz;
     }

@@ -159,8 +159,12 @@ export class FrameBuilder {
     if (!this.hasPrev || !this.hasExecuted) return;
     const e = this.executed;
     this.lag.observe(
-      e[0]! * TRANS_SCALE_M, e[1]! * TRANS_SCALE_M, e[2]! * TRANS_SCALE_M,
-      state[0]! - this.prevState[0]!, state[1]! - this.prevState[1]!, state[2]! - this.prevState[2]!,
+      e[0]! * TRANS_SCALE_M,
+      e[1]! * TRANS_SCALE_M,
+      e[2]! * TRANS_SCALE_M,
+      state[0]! - this.prevState[0]!,
+      state[1]! - this.prevState[1]!,
+      state[2]! - this.prevState[2]!,
     );
   }
 
@@ -225,8 +229,12 @@ export class FrameBuilder {
       return;
     }
     const e = this.executed;
-    let cx = e[0]! * TRANS_SCALE_M, cy = e[1]! * TRANS_SCALE_M, cz = e[2]! * TRANS_SCALE_M;
-    const rx = state[0]! - this.prevState[0]!, ry = state[1]! - this.prevState[1]!, rz = state[2]! - this.prevState[2]!;
+    let cx = e[0]! * TRANS_SCALE_M,
+      cy = e[1]! * TRANS_SCALE_M,
+      cz = e[2]! * TRANS_SCALE_M;
+    const rx = state[0]! - this.prevState[0]!,
+      ry = state[1]! - this.prevState[1]!,
+      rz = state[2]! - this.prevState[2]!;
     v[s.actuationLag] = this.lag.steps;
     v[s.motionInFlight] = this.lag.inFlight();
     v[s.motionExplained] = this.lag.explainedShare;
@@ -275,7 +283,8 @@ export class FrameBuilder {
       for (let i = 0; i < 3; i++) this.olderTrans[i] = e[i]!;
       this.hasOlder = true;
     }
-    let flips = 0, reversals = 0;
+    let flips = 0,
+      reversals = 0;
     for (let i = 0; i < w; i++) {
       flips += this.flips[i]!;
       reversals += this.reversals[i]!;

@@ -22,10 +22,14 @@ export function alignmentOffset(
   dim: number,
   maxSkip: number,
 ): number {
-  const fx = inFlight[0]!, fy = inFlight[1]!, fz = inFlight[2]!;
+  const fx = inFlight[0]!,
+    fy = inFlight[1]!,
+    fz = inFlight[2]!;
   let best = 0;
   let bestError = Math.hypot(fx, fy, fz);
-  let x = 0, y = 0, z = 0;
+  let x = 0,
+    y = 0,
+    z = 0;
   for (let j = 1; j <= Math.min(maxSkip, horizon - 1); j++) {
     const a = (j - 1) * dim;
     x += clip(chunk[a]!) * TRANS_SCALE_M;

@@ -32,7 +32,11 @@ export class FeatureLayout {
       ...schema.features.map((f) => ({ name: f.name, unit: f.unit, kind: f.kind, meaning: f.meaning, source: f.provenance })),
     ]);
     this.byName = new Map(this.features.map((f, i) => [f.name, i]));
-    this.world = schema.features.map((f, i) => ({ slot: CRITIC_FEATURES.length + i, key: featureKey(f), privileged: f.provenance === 'privileged' }));
+    this.world = schema.features.map((f, i) => ({
+      slot: CRITIC_FEATURES.length + i,
+      key: featureKey(f),
+      privileged: f.provenance === 'privileged',
+    }));
   }
 
   get worldName(): string {

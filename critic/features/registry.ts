@@ -72,13 +72,28 @@ const DERIVED: readonly Row[] = [
   ['derived.gripper_closing', 'bool', 'boolean', 'close commanded and the fingers are still closing'],
   ['derived.gripper_closed', 'bool', 'boolean', 'close commanded and the fingers have settled'],
   ['derived.gripper_closed_empty', 'bool', 'boolean', 'gripper_closed with the fingers (almost) touching: closed on nothing'],
-  ['derived.grip_lost', 'bool', 'boolean', 'closed on nothing after holding something, close commanded throughout: the object slipped or was knocked out of the hand'],
+  [
+    'derived.grip_lost',
+    'bool',
+    'boolean',
+    'closed on nothing after holding something, close commanded throughout: the object slipped or was knocked out of the hand',
+  ],
   ['derived.gripper_flips', 'count', 'number', 'sign flips of the executed gripper command over the window (chattering)'],
   ['derived.motion_reversals', 'count', 'number', 'executed translations reversing direction over the window (oscillation)'],
   ['derived.net_motion', 'm', 'number', 'end-effector displacement across the window (progress)'],
-  ['derived.actuation_lag', 'steps', 'number', 'how many steps later than the next observation executed commands move the hand, measured online (NaN until measured)'],
+  [
+    'derived.actuation_lag',
+    'steps',
+    'number',
+    'how many steps later than the next observation executed commands move the hand, measured online (NaN until measured)',
+  ],
   ['derived.motion_in_flight', 'm', 'number', 'translation commanded in the last actuation_lag steps, not yet visible in the state'],
-  ['derived.motion_explained', 'share', 'number', 'share (0-1) of the recent end-effector displacement the executed commands explain at the measured lag; sensor noise lowers it (NaN until measured)'],
+  [
+    'derived.motion_explained',
+    'share',
+    'number',
+    'share (0-1) of the recent end-effector displacement the executed commands explain at the measured lag; sensor noise lowers it (NaN until measured)',
+  ],
 ];
 
 function rows(source: FeatureSource, table: readonly Row[]): FeatureSpec[] {

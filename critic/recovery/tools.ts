@@ -92,7 +92,9 @@ function descend(name: string, summary: string, gripper: 'keep' | 'close'): Tool
     },
     act: (p, frame, out) => {
       const v = frame.values;
-      let dx = 0, dy = 0, dz = -p.speed;
+      let dx = 0,
+        dy = 0,
+        dz = -p.speed;
       if (p.slots !== null) {
         dx = toward(v[p.slots[0]!]! - v[EEF[0]!]!, p.gain);
         dy = toward(v[p.slots[1]!]! - v[EEF[1]!]!, p.gain);
@@ -123,7 +125,8 @@ function along(name: string, summary: string, gripper: 'keep' | 'close'): ToolDe
       const n = Math.hypot(...p.direction);
       return { ...p, ux: p.direction[0] / n, uy: p.direction[1] / n, uz: p.direction[2] / n };
     },
-    act: (p, frame, out) => writeTranslation(out, p.ux * p.speed, p.uy * p.speed, p.uz * p.speed, p.speed, gripperFor(p.gripper, frame.values)),
+    act: (p, frame, out) =>
+      writeTranslation(out, p.ux * p.speed, p.uy * p.speed, p.uz * p.speed, p.speed, gripperFor(p.gripper, frame.values)),
   };
 }
 
@@ -132,7 +135,7 @@ export function defaultTools(): ToolRegistry {
   return new ToolRegistry()
     .register(still('hold', 'stand still, gripper unchanged', 'keep'))
     .register(still('open_gripper', 'stand still and open the gripper', GRIPPER_OPEN))
-    .register(still('close_gripper', 'stand still and close the gripper (verify with the step\'s until)', GRIPPER_CLOSE))
+    .register(still('close_gripper', "stand still and close the gripper (verify with the step's until)", GRIPPER_CLOSE))
     .register(still('release', 'stand still and open the gripper to let go of a held object', GRIPPER_OPEN))
     .register(lift('lift', 'move straight up (to to_z, or at speed), gripper kept', 'keep'))
     .register(lift('retreat', 'move straight up away from the scene, gripper opened', 'open'))

@@ -18,10 +18,18 @@ export function resolveFeature(name: string, path: JsonPath, ctx: FeatureContext
   const layout = ctx.layout;
   const slot = layout.index(name);
   if (slot < 0) {
-    throw new CriticLoadError(path, `unknown feature "${name}": the world "${layout.worldName}" has no such feature (nearest: ${layout.nearest(name).join(', ')})`, file);
+    throw new CriticLoadError(
+      path,
+      `unknown feature "${name}": the world "${layout.worldName}" has no such feature (nearest: ${layout.nearest(name).join(', ')})`,
+      file,
+    );
   }
   if (layout.isPrivileged(name) && !ctx.privileged) {
-    throw new CriticLoadError(path, `privileged feature "${name}" (simulator ground truth of "${layout.worldName}") needs a bundle that declares "privileged": true and a run that authorizes it`, file);
+    throw new CriticLoadError(
+      path,
+      `privileged feature "${name}" (simulator ground truth of "${layout.worldName}") needs a bundle that declares "privileged": true and a run that authorizes it`,
+      file,
+    );
   }
   return slot;
 }

@@ -18,7 +18,9 @@ function unpack(parts: readonly CompiledNode[]) {
 export function and(parts: readonly CompiledNode[], reg: Float64Array): CondFn {
   const { n, fns, ops, slots, ts } = unpack(parts);
   return (v) => {
-    let anyFalse = false, anyUnknown = false, m = -Infinity;
+    let anyFalse = false,
+      anyUnknown = false,
+      m = -Infinity;
     for (let k = 0; k < n; k++) {
       const f = fns[k]!;
       const s = f === null ? compare(ops[k]!, v[slots[k]!]!, ts[k]!, reg) : f(v);
@@ -42,7 +44,9 @@ export function and(parts: readonly CompiledNode[], reg: Float64Array): CondFn {
 export function or(parts: readonly CompiledNode[], reg: Float64Array): CondFn {
   const { n, fns, ops, slots, ts } = unpack(parts);
   return (v) => {
-    let anyTrue = false, anyUnknown = false, m = Infinity;
+    let anyTrue = false,
+      anyUnknown = false,
+      m = Infinity;
     for (let k = 0; k < n; k++) {
       const f = fns[k]!;
       const s = f === null ? compare(ops[k]!, v[slots[k]!]!, ts[k]!, reg) : f(v);

@@ -12,7 +12,12 @@ export { COMPARISON_OPS, type ComparisonOp, type Condition } from './ops/index.j
 
 /** The discriminated union of every op's schema piece (ops/), over this same schema for sub-conditions. */
 export const ConditionSchema: z.ZodType<Condition> = z.lazy(() => {
-  const kit: SchemaKit<Condition> = { z, feature: z.string().min(1), window: z.number().int().min(1).max(MAX_WINDOW), condition: ConditionSchema };
+  const kit: SchemaKit<Condition> = {
+    z,
+    feature: z.string().min(1),
+    window: z.number().int().min(1).max(MAX_WINDOW),
+    condition: ConditionSchema,
+  };
   const [first, ...rest] = OP_DEFS.map((op) => op.schema(kit));
   return z.discriminatedUnion('op', [first!, ...rest]);
 });

@@ -100,7 +100,10 @@ export function windowed(sub: CondFn, leaf: Leaf | null, window: number, always:
   const ext = new SlidingMax(window + 1); // max of margins (always) or of −margins (eventually)
   const sign = always ? 1 : -1;
   // A comparison sub-condition is evaluated inline (no call).
-  const op = leaf?.op ?? 0, slot = leaf?.slot ?? 0, t = leaf?.t ?? 0, inline = leaf !== null;
+  const op = leaf?.op ?? 0,
+    slot = leaf?.slot ?? 0,
+    t = leaf?.t ?? 0,
+    inline = leaf !== null;
   const fn: CondFn = (v) => {
     const s = inline ? compare(op, v[slot]!, t, reg) : sub(v);
     const m = reg[0]!;

@@ -6,7 +6,11 @@ import type { z } from 'zod';
 
 export class ArtifactFormatError extends Error {
   override readonly name = 'ArtifactFormatError';
-  constructor(readonly file: string, readonly problems: readonly string[], what: string) {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+    what: string,
+  ) {
     super(`${file} is not ${what}: ${problems.join('; ')}`);
   }
 }

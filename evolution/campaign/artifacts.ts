@@ -77,7 +77,9 @@ export class ArtifactStore {
     const text = readFileSync(this.abs(path), 'utf8').replace(/\n$/, '');
     const hash = sha256(text);
     if (expectedSha !== undefined && hash !== expectedSha) {
-      throw new ArtifactHashError(`${path}: content hash ${hash.slice(0, 12)} differs from the recorded ${expectedSha.slice(0, 12)}; the campaign root was modified`);
+      throw new ArtifactHashError(
+        `${path}: content hash ${hash.slice(0, 12)} differs from the recorded ${expectedSha.slice(0, 12)}; the campaign root was modified`,
+      );
     }
     return { value: JSON.parse(text) as T, sha256: hash, path };
   }

@@ -15,8 +15,17 @@ import { ArtifactHashError, ArtifactStore } from './artifacts.js';
 import { rollout, type CampaignContext } from './context.js';
 import { runGeneration, type GenerationOutcome } from './generation.js';
 import {
-  authorizedFeatureNames, campaignId, checkPreregistration, codeVersion, compareForResume, fileSha, preregister,
-  ManifestSchema, type GateSettings, type Manifest, type Preregistration,
+  authorizedFeatureNames,
+  campaignId,
+  checkPreregistration,
+  codeVersion,
+  compareForResume,
+  fileSha,
+  preregister,
+  ManifestSchema,
+  type GateSettings,
+  type Manifest,
+  type Preregistration,
 } from './manifest.js';
 import type { RolloutRunner } from './rollouts.js';
 import { DEV_SEED_BASE } from './seeds.js';
@@ -63,13 +72,25 @@ export interface CampaignSummary {
 export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> {
   const store = new ArtifactStore(o.root);
   const log = o.log ?? (() => {});
-  const state = CampaignState.open(store, (phase, g, k) => log(`phase ${phase}${phase === 'report' || phase === 'done' ? '' : ` (generation ${g}${k === null ? '' : `, candidate ${k}`})`}`));
+  const state = CampaignState.open(store, (phase, g, k) =>
+    log(`phase ${phase}${phase === 'report' || phase === 'done' ? '' : ` (generation ${g}${k === null ? '' : `, candidate ${k}`})`}`),
+  );
   const { manifest, root } = await freezeManifest(store, state, o, log);
   const prereg = (await state.step<Preregistration>('preregistration.json', () => preregister(manifest))).value;
   checkPreregistration(prereg);
   const ctx: CampaignContext = {
-    store, state, manifest, preregistration: prereg, campaignId: campaignId(manifest), runner: o.runner, diagnoser: o.diagnoser,
-    perturbation: o.perturbation?.spec, world: o.world, layout: layoutFor(o.world.features), milestones: o.world.task(o.task).milestones, log,
+    store,
+    state,
+    manifest,
+    preregistration: prereg,
+    campaignId: campaignId(manifest),
+    runner: o.runner,
+    diagnoser: o.diagnoser,
+    perturbation: o.perturbation?.spec,
+    world: o.world,
+    layout: layoutFor(o.world.features),
+    milestones: o.world.task(o.task).milestones,
+    log,
   };
   let parent = root;
   const generations: GenerationOutcome[] = [];
@@ -94,10 +115,19 @@ function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
     perturbation: o.perturbation ? { name: o.perturbation.name, spec: o.perturbation.spec } : null,
     policy: { spec: o.policy.spec, sha256: fileSha(o.policy.file) },
     base_bundle: { spec: o.baseBundle, sha256: baseSha },
-    seeds: { heldout: [...o.heldout], confirmation: [...(o.confirmation ?? [])], dev_episodes: o.devEpisodes, dev_seed_base: DEV_SEED_BASE, generations: o.generations },
+    seeds: {
+      heldout: [...o.heldout],
+      confirmation: [...(o.confirmation ?? [])],
+      dev_episodes: o.devEpisodes,
+      dev_seed_base: DEV_SEED_BASE,
+      generations: o.generations,
+    },
     gates: o.gates,
     // a simulator's features exist for the critic only and never reach the policy
-    authorized_features: { privileged: o.world.authorizesPrivileged, names: authorizedFeatureNames(layoutFor(o.world.features), o.world.authorizesPrivileged) },
+    authorized_features: {
+      privileged: o.world.authorizesPrivileged,
+      names: authorizedFeatureNames(layoutFor(o.world.features), o.world.authorizesPrivileged),
+    },
     diagnoser: { kind: o.diagnoser.kind, model: o.diagnoser.model },
     rollout: { execute_steps: o.executeSteps },
     code_version: codeVersion(),
@@ -108,25 +138,38 @@ function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
  * Writes the manifest once, with the base bundle copied into the root. A resumed campaign must ask
  * for the same experiment, and keeps using its frozen copy of the base even if the original changed.
  */
-async function freezeManifest(store: ArtifactStore, state: CampaignState, o: CampaignOptions, log: (l: string) => void): Promise<{ manifest: Manifest; root: StoredBundle }> {
+async function freezeManifest(
+  store: ArtifactStore,
+  state: CampaignState,
+  o: CampaignOptions,
+  log: (l: string) => void,
+): Promise<{ manifest: Manifest; root: StoredBundle }> {
   if (!store.exists('manifest.json')) {
     // content-addressed: rewriting the copy after a crash gives the same bytes
-    const root = o.baseBundle === 'none' ? NO_BUNDLE : writeBundle(store, readBundle(o.baseBundle, layoutFor(o.world.features), o.world.authorizesPrivileged));
+    const root =
+      o.baseBundle === 'none'
+        ? NO_BUNDLE
+        : writeBundle(store, readBundle(o.baseBundle, layoutFor(o.world.features), o.world.authorizesPrivileged));
     return { manifest: (await state.step('manifest.json', () => requestedManifest(o, root.sha256))).value, root };
   }
   const stored = ManifestSchema.parse(store.get<Manifest>('manifest.json', state.ledger['manifest.json']).value);
   if (compareForResume(stored, requestedManifest(o, stored.base_bundle.sha256)).codeChanged) {
     log(`warning: resuming under code ${codeVersion()}; the campaign began under ${stored.code_version}`);
   }
-  const root = stored.base_bundle.spec === 'none' ? NO_BUNDLE : frozenBase(store, stored.base_bundle.sha256, layoutFor(o.world.features), o.world.authorizesPrivileged);
-  if (root !== NO_BUNDLE && currentSha(o.baseBundle, o.world) !== root.sha256) log(`warning: bundle "${o.baseBundle}" changed since the campaign began; it keeps its frozen copy ${root.dir}`);
+  const root =
+    stored.base_bundle.spec === 'none'
+      ? NO_BUNDLE
+      : frozenBase(store, stored.base_bundle.sha256, layoutFor(o.world.features), o.world.authorizesPrivileged);
+  if (root !== NO_BUNDLE && currentSha(o.baseBundle, o.world) !== root.sha256)
+    log(`warning: bundle "${o.baseBundle}" changed since the campaign began; it keeps its frozen copy ${root.dir}`);
   return { manifest: (await state.step('manifest.json', () => stored)).value, root };
 }
 
 function frozenBase(store: ArtifactStore, sha: string, layout: FeatureLayout, privileged: boolean): StoredBundle {
   const dir = `bundles/${sha.slice(0, 12)}`;
   const content = readBundle(store.abs(dir), layout, privileged);
-  if (bundleSha(content) !== sha) throw new ArtifactHashError(`${dir}: the frozen base bundle no longer hashes to ${sha.slice(0, 12)}; the campaign root was modified`);
+  if (bundleSha(content) !== sha)
+    throw new ArtifactHashError(`${dir}: the frozen base bundle no longer hashes to ${sha.slice(0, 12)}; the campaign root was modified`);
   return { ...content, sha256: sha, dir };
 }
 
@@ -139,7 +182,12 @@ function currentSha(spec: string, world: World): string | null {
   }
 }
 
-async function finalReport(ctx: CampaignContext, root: StoredBundle, final: StoredBundle, generations: readonly GenerationOutcome[]): Promise<CampaignReport> {
+async function finalReport(
+  ctx: CampaignContext,
+  root: StoredBundle,
+  final: StoredBundle,
+  generations: readonly GenerationOutcome[],
+): Promise<CampaignReport> {
   // The base's held-out success is reported even when no candidate reached the held-out gate.
   const baseHeld = await rollout(ctx, root, 'heldout', ctx.preregistration.heldout);
   const finalHeld = final.sha256 === root.sha256 ? baseHeld : await rollout(ctx, final, 'heldout', ctx.preregistration.heldout);
@@ -149,7 +197,10 @@ async function finalReport(ctx: CampaignContext, root: StoredBundle, final: Stor
   // held-out test stands between base and final. The campaign's claim rests on fresh seeds.
   const promotions = generations.filter((g) => g.promoted).length;
   const report = buildReport({
-    ctx, generations, root, final,
+    ctx,
+    generations,
+    root,
+    final,
     heldout: { ...counts, p_value: promotions === 1 ? mcnemarOneSided(counts.b, counts.c) : null, problems: pairs.problems },
     confirmation: promotions === 0 ? null : await confirm(ctx, root, final),
   });
@@ -159,7 +210,11 @@ async function finalReport(ctx: CampaignContext, root: StoredBundle, final: Stor
 }
 
 /** Base and final on the preregistered confirmation seeds (null when there are none). */
-async function confirm(ctx: CampaignContext, root: StoredBundle, final: StoredBundle): Promise<(PairCounts & { p_value: number; problems: readonly string[] }) | null> {
+async function confirm(
+  ctx: CampaignContext,
+  root: StoredBundle,
+  final: StoredBundle,
+): Promise<(PairCounts & { p_value: number; problems: readonly string[] }) | null> {
   const seeds = ctx.preregistration.confirmation ?? [];
   if (seeds.length === 0) return null;
   const base = await rollout(ctx, root, 'confirmation', seeds);
@@ -182,10 +237,17 @@ function summarize(ctx: CampaignContext, r: CampaignReport): CampaignSummary {
       p_value: r.heldout.p_value,
     },
     confirmation: r.confirmation
-      ? { parent_success: r.confirmation.parent_successes, candidate_success: r.confirmation.candidate_successes, episodes: r.confirmation.episodes, p_value: r.confirmation.p_value }
+      ? {
+          parent_success: r.confirmation.parent_successes,
+          candidate_success: r.confirmation.candidate_successes,
+          episodes: r.confirmation.episodes,
+          p_value: r.confirmation.p_value,
+        }
       : null,
     generations: r.generations.length,
-    decisions: r.generations.flatMap((g) => g.candidates.map((c) => ({ generation: g.generation, candidate: c.id, decision: c.decision, stage: c.stage }))),
+    decisions: r.generations.flatMap((g) =>
+      g.candidates.map((c) => ({ generation: g.generation, candidate: c.id, decision: c.decision, stage: c.stage })),
+    ),
     report: ctx.store.abs('report.html'),
     root: ctx.store.root,
   };

@@ -41,7 +41,13 @@ export interface RolloutSet {
  * The bundle's episodes on a seed set (`dev-g2`, `heldout`), run once and kept as an artifact. With
  * `control`, a trivial policy runs instead of the campaign's (its own artifact, `dev-g2.null_open`).
  */
-export async function rollout(ctx: CampaignContext, bundle: Pick<StoredBundle, 'sha256' | 'dir'>, split: string, seeds: readonly number[], control?: string): Promise<RolloutSet> {
+export async function rollout(
+  ctx: CampaignContext,
+  bundle: Pick<StoredBundle, 'sha256' | 'dir'>,
+  split: string,
+  seeds: readonly number[],
+  control?: string,
+): Promise<RolloutSet> {
   const name = control === undefined ? split : `${split}.${control.replace(/[^a-z0-9]+/gi, '_')}`;
   const dir = `rollouts/${bundle.sha256.slice(0, 12)}/${name}`;
   const stored = await ctx.state.step<RolloutSet>(`${dir}.json`, async () => {

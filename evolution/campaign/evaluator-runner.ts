@@ -22,7 +22,8 @@ export function evaluatorRunner(o: EvaluatorRunnerOptions): RolloutRunner {
     policyLabel: o.policy,
     async run(req, onEpisode) {
       const seeds = [...req.seeds].sort((a, b) => a - b);
-      if (seeds.some((s, i) => s !== seeds[0]! + i)) throw new Error('evaluatorRunner: seeds must be contiguous (the evaluator runs first + i)');
+      if (seeds.some((s, i) => s !== seeds[0]! + i))
+        throw new Error('evaluatorRunner: seeds must be contiguous (the evaluator runs first + i)');
       await evaluate(
         {
           world: o.world,

@@ -47,8 +47,15 @@ export interface GateInput {
 export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise<CandidateVerdict> {
   const base = { candidate: x.spec.id, gates: [] as GateResult[], ran_dev: false, ran_heldout: false, rollouts: {} };
   if (x.spec.unbuildable) return { ...base, decision: 'rejected', stage: 'synthesis', reason: x.spec.unbuildable };
-  if (x.duplicate) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same change as an earlier candidate of this generation' };
-  if (x.judgedOnHeldout) return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same change to the same parent was already judged on the held-out seeds in an earlier generation' };
+  if (x.duplicate)
+    return { ...base, decision: 'rejected', stage: 'synthesis', reason: 'the same change as an earlier candidate of this generation' };
+  if (x.judgedOnHeldout)
+    return {
+      ...base,
+      decision: 'rejected',
+      stage: 'synthesis',
+      reason: 'the same change to the same parent was already judged on the held-out seeds in an earlier generation',
+    };
   const falsified = x.shadow && x.spec.hypothesis.template !== 'suppress_rule' ? falsifierHolds(x.falsifier, x.shadow) : null;
   if (falsified) return { ...base, decision: 'rejected', stage: 'shadow', reason: `falsified by shadow replay: ${falsified}` };
 
@@ -56,7 +63,10 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
   const cand = { sha256: x.spec.bundle_sha256, dir: x.spec.bundle_dir };
   const policy = { parent: x.dev.policy, candidate: ctx.runner.policyLabel };
   const candDev = await rollout(ctx, cand, x.dev.split, x.dev.seeds);
-  const rollouts: Record<string, string> = { parent_dev: ledgerHash(ctx, x.parent.sha256, x.dev.split), candidate_dev: ledgerHash(ctx, cand.sha256, x.dev.split) };
+  const rollouts: Record<string, string> = {
+    parent_dev: ledgerHash(ctx, x.parent.sha256, x.dev.split),
+    candidate_dev: ledgerHash(ctx, cand.sha256, x.dev.split),
+  };
   const devPairs = pairEpisodes(x.dev.results, candDev.results, { ...policy, candidate: candDev.policy });
   const paired = pairedGate(devPairs, g);
   const regression = regressionGate(devPairs, g);
@@ -65,14 +75,18 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
   if (!paired.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'paired', reason: paired.reason };
   if (!regression.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'regression', reason: regression.reason };
   const alone = await criticAlone(ctx, cand, x.dev);
-  if (!alone.pass) return { ...after, gates: devGates, critic_alone: alone, decision: 'rejected', stage: 'critic_alone', reason: alone.reason };
+  if (!alone.pass)
+    return { ...after, gates: devGates, critic_alone: alone, decision: 'rejected', stage: 'critic_alone', reason: alone.reason };
 
   const heldout = ctx.preregistration.heldout;
   const parentHeld = await rollout(ctx, x.parent, 'heldout', heldout);
   const candHeld = await rollout(ctx, cand, 'heldout', heldout);
   rollouts.parent_heldout = ledgerHash(ctx, x.parent.sha256, 'heldout');
   rollouts.candidate_heldout = ledgerHash(ctx, cand.sha256, 'heldout');
-  const held = heldoutGate(pairEpisodes(parentHeld.results, candHeld.results, { parent: parentHeld.policy, candidate: candHeld.policy }), heldoutSettings(ctx));
+  const held = heldoutGate(
+    pairEpisodes(parentHeld.results, candHeld.results, { parent: parentHeld.policy, candidate: candHeld.policy }),
+    heldoutSettings(ctx),
+  );
   const gates = [...devGates, held];
   const done = { ...after, gates, critic_alone: alone, ran_heldout: true, rollouts };
   return held.pass
@@ -90,7 +104,11 @@ export function heldoutSettings(ctx: CampaignContext): GateSettings {
 }
 
 /** The candidate under the same dev seeds with every trivial policy instead of the campaign's. */
-async function criticAlone(ctx: CampaignContext, cand: { sha256: string; dir: string | null }, dev: RolloutSet): Promise<CriticAloneResult> {
+async function criticAlone(
+  ctx: CampaignContext,
+  cand: { sha256: string; dir: string | null },
+  dev: RolloutSet,
+): Promise<CriticAloneResult> {
   const byControl: Record<string, RolloutSet['results']> = {};
   for (const control of TRIVIAL_POLICY_SPECS) byControl[control] = (await rollout(ctx, cand, dev.split, dev.seeds, control)).results;
   return criticAloneGate(byControl, ctx.manifest.gates.critic_alone_cap);

@@ -51,7 +51,12 @@ export interface GenerationOutcome {
   readonly promoted: StoredBundle | null;
 }
 
-export async function runGeneration(ctx: CampaignContext, g: number, parent: StoredBundle, earlier: readonly GenerationOutcome[] = []): Promise<GenerationOutcome> {
+export async function runGeneration(
+  ctx: CampaignContext,
+  g: number,
+  parent: StoredBundle,
+  earlier: readonly GenerationOutcome[] = [],
+): Promise<GenerationOutcome> {
   // a change takes the held-out test once per campaign: the seeds do not change between generations
   const judgedOnHeldout = new Set(earlier.flatMap((o) => o.candidates.filter((c) => c.verdict.ran_heldout).map((c) => heldoutKey(c.spec))));
   const devSeeds = ctx.preregistration.dev[String(g)]!;
@@ -61,7 +66,15 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
   ctx.state.enter('clustering', g);
   const records = await loadRecords(ctx, dev);
   const clustering = (await ctx.state.step(`gen-${g}/clusters.json`, () => clusterStep(ctx, dev, records))).value;
-  const outcome = { generation: g, parent_sha256: parent.sha256, dev, clustering, diagnoses: [] as Diagnosis[], candidates: [] as CandidateSummary[], promoted: null };
+  const outcome = {
+    generation: g,
+    parent_sha256: parent.sha256,
+    dev,
+    clustering,
+    diagnoses: [] as Diagnosis[],
+    candidates: [] as CandidateSummary[],
+    promoted: null,
+  };
   if (clustering.clusters.length === 0) {
     ctx.log(`generation ${g}: no task failures to learn from`);
     return outcome;
@@ -77,28 +90,49 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
     const cluster = clustering.clusters.find((c) => c.id === ranked[k]!.cluster)!;
     const targeted = pooledSeeds(clustering.clusters, ranked[k]!.pooled);
     ctx.state.enter('synthesis', g, k);
-    const spec = (await ctx.state.step<CandidateSpec>(`gen-${g}/candidates/k${k}/synthesis.json`, () =>
-      synthesizeCandidate({
-        store: ctx.store, campaignId: ctx.campaignId, generation: g, index: k, parent, ranked: ranked[k]!, cluster,
-        evidence: diag.evidence.find((e) => e.cluster === cluster.id)!,
-        replay: replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) })),
-        privileged: ctx.manifest.authorized_features.privileged,
-        layout: ctx.layout,
-      }),
-    )).value;
+    const spec = (
+      await ctx.state.step<CandidateSpec>(`gen-${g}/candidates/k${k}/synthesis.json`, () =>
+        synthesizeCandidate({
+          store: ctx.store,
+          campaignId: ctx.campaignId,
+          generation: g,
+          index: k,
+          parent,
+          ranked: ranked[k]!,
+          cluster,
+          evidence: diag.evidence.find((e) => e.cluster === cluster.id)!,
+          replay: replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) })),
+          privileged: ctx.manifest.authorized_features.privileged,
+          layout: ctx.layout,
+        }),
+      )
+    ).value;
     // the same bundle, or the same change made again from another cluster's data, is judged once
     const key = mechanismKey(spec);
     const duplicate = spec.unbuildable === null && (seen.has(spec.bundle_sha256) || seen.has(key));
     seen.add(spec.bundle_sha256).add(key);
     ctx.state.enter('shadow-replay', g, k);
-    const shadow = (await ctx.state.step<ShadowReport | null>(`gen-${g}/candidates/k${k}/shadow.json`, () =>
-      spec.unbuildable || duplicate ? null : shadowStep(ctx, spec, replay, targeted),
-    )).value;
+    const shadow = (
+      await ctx.state.step<ShadowReport | null>(`gen-${g}/candidates/k${k}/shadow.json`, () =>
+        spec.unbuildable || duplicate ? null : shadowStep(ctx, spec, replay, targeted),
+      )
+    ).value;
     ctx.state.enter('gating', g, k);
     const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
-    const verdict = (await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
-      gateCandidate(ctx, { generation: g, parent, dev, spec, shadow, falsifier, duplicate, judgedOnHeldout: judgedOnHeldout.has(heldoutKey(spec)) }),
-    )).value;
+    const verdict = (
+      await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
+        gateCandidate(ctx, {
+          generation: g,
+          parent,
+          dev,
+          spec,
+          shadow,
+          falsifier,
+          duplicate,
+          judgedOnHeldout: judgedOnHeldout.has(heldoutKey(spec)),
+        }),
+      )
+    ).value;
     ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
     outcome.candidates.push({ spec, shadow, verdict });
     if (verdict.ran_dev) rolledOut++;
@@ -114,7 +148,10 @@ export async function runGeneration(ctx: CampaignContext, g: number, parent: Sto
 function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>): ClusteringArtifact {
   const counted = dev.results.filter((r) => r.infra_failure === null);
   const scales = ctx.world.signature;
-  const band = successBand(counted.filter((r) => r.success).map((r) => records.get(r.seed)!), scales);
+  const band = successBand(
+    counted.filter((r) => r.success).map((r) => records.get(r.seed)!),
+    scales,
+  );
   const signatures = counted.filter((r) => !r.success).map((r) => failureSignature(records.get(r.seed)!, ctx.milestones, band, scales));
   return {
     signatures,
@@ -123,11 +160,18 @@ function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number,
   };
 }
 
-async function diagnoseStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>, clustering: ClusteringArtifact): Promise<DiagnosesArtifact> {
+async function diagnoseStep(
+  ctx: CampaignContext,
+  dev: RolloutSet,
+  records: Map<number, EpisodeRecord>,
+  clustering: ClusteringArtifact,
+): Promise<DiagnosesArtifact> {
   const signatures = new Map(clustering.signatures.map((s) => [s.seed, s]));
-  const evidence = clustering.clusters.slice(0, MAX_CLUSTERS).map((cluster) =>
-    clusterEvidence({ task: ctx.manifest.task, milestones: ctx.milestones, cluster, signatures, records, results: dev.results }),
-  );
+  const evidence = clustering.clusters
+    .slice(0, MAX_CLUSTERS)
+    .map((cluster) =>
+      clusterEvidence({ task: ctx.manifest.task, milestones: ctx.milestones, cluster, signatures, records, results: dev.results }),
+    );
   const diagnoses: Diagnosis[] = [];
   const transcripts: Array<LlmTranscript | null> = [];
   for (const e of evidence) {
@@ -166,7 +210,12 @@ function pooledSeeds(clusters: readonly FailureCluster[], pooled: readonly strin
 }
 
 /** The candidate's changed rules replayed over the parent's episodes, read-only. */
-function shadowStep(ctx: CampaignContext, spec: CandidateSpec, replay: readonly ReplayEpisode[], targeted: ReadonlySet<number>): ShadowReport {
+function shadowStep(
+  ctx: CampaignContext,
+  spec: CandidateSpec,
+  replay: readonly ReplayEpisode[],
+  targeted: ReadonlySet<number>,
+): ShadowReport {
   const privileged = ctx.manifest.authorized_features.privileged;
   const bundle = loadBundle(ctx.store.abs(spec.bundle_dir), { layout: ctx.layout, privileged });
   const episodes = replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) }));

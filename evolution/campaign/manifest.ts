@@ -24,7 +24,13 @@ export const GateSettingsSchema = z.strictObject({
 });
 export type GateSettings = z.infer<typeof GateSettingsSchema>;
 
-export const DEFAULT_GATES: GateSettings = { alpha: 0.025, min_gain: 1, max_extra_safety_events: 0, max_candidates: 3, critic_alone_cap: 0.1 };
+export const DEFAULT_GATES: GateSettings = {
+  alpha: 0.025,
+  min_gain: 1,
+  max_extra_safety_events: 0,
+  max_candidates: 3,
+  critic_alone_cap: 0.1,
+};
 
 export const ManifestSchema = z.strictObject({
   version: z.literal(1),
@@ -82,7 +88,12 @@ export function preregister(manifest: Manifest): Preregistration {
     assertDisjoint(dev[String(g)]!, manifest.seeds.confirmation);
   }
   assertDisjoint(manifest.seeds.heldout, manifest.seeds.confirmation);
-  return { manifest_sha256: manifestSha(manifest), heldout: [...manifest.seeds.heldout], confirmation: [...manifest.seeds.confirmation], dev };
+  return {
+    manifest_sha256: manifestSha(manifest),
+    heldout: [...manifest.seeds.heldout],
+    confirmation: [...manifest.seeds.confirmation],
+    dev,
+  };
 }
 
 /** Every seed list of a preregistration, rechecked on load (a hand-edited file cannot sneak one in). */
@@ -105,13 +116,18 @@ export function campaignId(manifest: Manifest): string {
 
 /** Feature names a run may read in a world: all of them, minus the privileged ones when not authorized. */
 export function authorizedFeatureNames(layout: FeatureLayout, privileged: boolean): string[] {
-  return layout.features.filter((f) => privileged || f.source !== 'privileged').map((f) => f.name).sort();
+  return layout.features
+    .filter((f) => privileged || f.source !== 'privileged')
+    .map((f) => f.name)
+    .sort();
 }
 
 /** git HEAD of the checkout when there is one, else the package version. */
 export function codeVersion(): string {
   try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
     if (/^[0-9a-f]{40}$/.test(head)) return `git:${head}`;
   } catch {
     // not a checkout (an installed package): fall through to the version
@@ -136,7 +152,9 @@ export class ManifestMismatchError extends Error {
 export function compareForResume(stored: Manifest, requested: Manifest): { codeChanged: boolean } {
   const strip = (m: Manifest) => canonicalJson({ ...m, code_version: '' });
   if (strip(stored) !== strip(requested)) {
-    const differing = (Object.keys(stored) as (keyof Manifest)[]).filter((k) => k !== 'code_version' && canonicalJson(stored[k]) !== canonicalJson(requested[k]));
+    const differing = (Object.keys(stored) as (keyof Manifest)[]).filter(
+      (k) => k !== 'code_version' && canonicalJson(stored[k]) !== canonicalJson(requested[k]),
+    );
     throw new ManifestMismatchError(`the campaign root holds a different campaign (differs in: ${differing.join(', ')}); use a new --root`);
   }
   return { codeChanged: stored.code_version !== requested.code_version };

@@ -98,10 +98,12 @@ export async function rolloutSeeds(
     });
     await kept;
   }
-  return [...request.seeds].sort((a, b) => a - b).map((s) => {
-    if (!store.exists(outcomePath(s))) throw new Error(`the rollout of seed ${s} produced no outcome`);
-    return store.get<EpisodeResult>(outcomePath(s)).value;
-  });
+  return [...request.seeds]
+    .sort((a, b) => a - b)
+    .map((s) => {
+      if (!store.exists(outcomePath(s))) throw new Error(`the rollout of seed ${s} produced no outcome`);
+      return store.get<EpisodeResult>(outcomePath(s)).value;
+    });
 }
 
 /** Task-failure accounting that leaves infrastructure failures out entirely. */

@@ -39,7 +39,9 @@ export function assertDisjoint(dev: readonly number[], heldout: readonly number[
   const held = new Set(heldout);
   const shared = dev.filter((s) => held.has(s));
   if (shared.length) {
-    throw new SeedOverlapError(`seed sets that must be disjoint overlap (development, held-out, confirmation): ${shared.slice(0, 10).join(', ')}${shared.length > 10 ? ', …' : ''}`);
+    throw new SeedOverlapError(
+      `seed sets that must be disjoint overlap (development, held-out, confirmation): ${shared.slice(0, 10).join(', ')}${shared.length > 10 ? ', …' : ''}`,
+    );
   }
 }
 

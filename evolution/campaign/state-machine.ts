@@ -10,7 +10,16 @@ import { writeJsonAtomic } from '../../util/atomic-write.js';
 import type { ArtifactStore, StoredArtifact } from './artifacts.js';
 
 export const PHASES = [
-  'preregistered', 'dev-rollouts', 'clustering', 'diagnosis', 'synthesis', 'shadow-replay', 'gating', 'promotion', 'report', 'done',
+  'preregistered',
+  'dev-rollouts',
+  'clustering',
+  'diagnosis',
+  'synthesis',
+  'shadow-replay',
+  'gating',
+  'promotion',
+  'report',
+  'done',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
@@ -52,7 +61,10 @@ export class CampaignState {
   ) {}
 
   /** `onEnter` hears every real transition (not replays): progress lines, and where a kill landed. */
-  static open(store: ArtifactStore, onEnter: (phase: Phase, generation: number, candidate: number | null) => void = () => {}): CampaignState {
+  static open(
+    store: ArtifactStore,
+    onEnter: (phase: Phase, generation: number, candidate: number | null) => void = () => {},
+  ): CampaignState {
     const path = join(store.root, STATE_FILE);
     const data = existsSync(path)
       ? (JSON.parse(readFileSync(path, 'utf8')) as CampaignStateData)

@@ -41,7 +41,11 @@ export function signatureDistance(a: FailureSignature, b: FailureSignature, scal
   return snapshot + time + feature;
 }
 
-export function clusterFailures(signatures: readonly FailureSignature[], scales: SignatureScales, cutoff = CLUSTER_CUTOFF): FailureCluster[] {
+export function clusterFailures(
+  signatures: readonly FailureSignature[],
+  scales: SignatureScales,
+  cutoff = CLUSTER_CUTOFF,
+): FailureCluster[] {
   const sorted = [...signatures].sort((a, b) => a.seed - b.seed);
   const clusters = completeLinkClusters(sorted.length, (i, j) => signatureDistance(sorted[i]!, sorted[j]!, scales), cutoff);
   return clusters.map((c, k) => {

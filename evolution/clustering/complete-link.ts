@@ -12,7 +12,9 @@ export interface Cluster {
 }
 
 export function completeLinkClusters(n: number, distance: (i: number, j: number) => number, cutoff: number): Cluster[] {
-  const d = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 0 : distance(Math.min(i, j), Math.max(i, j)))));
+  const d = Array.from({ length: n }, (_, i) =>
+    Array.from({ length: n }, (_, j) => (i === j ? 0 : distance(Math.min(i, j), Math.max(i, j)))),
+  );
   let clusters: number[][] = Array.from({ length: n }, (_, i) => [i]);
   for (;;) {
     let best: [number, number] | null = null;

@@ -59,7 +59,12 @@ export function successBand(successes: readonly EpisodeRecord[], scales: Signatu
   return { steps, mean, spread };
 }
 
-export function failureSignature(record: EpisodeRecord, milestones: readonly string[], band: SuccessBand | null, scales: SignatureScales): FailureSignature {
+export function failureSignature(
+  record: EpisodeRecord,
+  milestones: readonly string[],
+  band: SuccessBand | null,
+  scales: SignatureScales,
+): FailureSignature {
   const reached = new Set(record.summary?.milestones ?? record.steps.at(-1)?.milestones ?? []);
   const idx = milestones.findIndex((m) => !reached.has(m));
   const firstMissingIndex = idx < 0 ? milestones.length : idx;

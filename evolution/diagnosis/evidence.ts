@@ -59,8 +59,12 @@ export function clusterEvidence(input: EvidenceInput): ClusterEvidence {
   const failures = results.filter((r) => !r.success && r.infra_failure === null);
   const after = members.map(({ sig, rec }) => motionAfter(rec, sig.stall_step));
   const divergence: Record<string, number> = {};
-  for (const { sig } of members) if (sig.divergence_feature) divergence[sig.divergence_feature] = (divergence[sig.divergence_feature] ?? 0) + 1;
-  const reach = successes.map((r) => stepReaching(records.get(r.seed), cluster.first_missing)).filter(Number.isFinite).sort((a, b) => a - b);
+  for (const { sig } of members)
+    if (sig.divergence_feature) divergence[sig.divergence_feature] = (divergence[sig.divergence_feature] ?? 0) + 1;
+  const reach = successes
+    .map((r) => stepReaching(records.get(r.seed), cluster.first_missing))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const memberSet = new Set(cluster.seeds);
   return {
     cluster: cluster.id,
@@ -75,11 +79,16 @@ export function clusterEvidence(input: EvidenceInput): ClusterEvidence {
     oscillation_index: mean(after.map((a) => a.oscillation)),
     eef_motion_per_step: mean(after.map((a) => a.speed)),
     grasped_fraction: mean(members.map(({ rec, sig }) => fractionTrue(featureSeries(rec, 'grasped'), sig.stall_step))),
-    disturbed_fraction: mean(members.map(({ rec }) => (Math.max(0, ...featureSeries(rec, 'disturbed').map((v) => (Number.isFinite(v) ? v : 0))) > 0 ? 1 : 0))),
+    disturbed_fraction: mean(
+      members.map(({ rec }) => (Math.max(0, ...featureSeries(rec, 'disturbed').map((v) => (Number.isFinite(v) ? v : 0))) > 0 ? 1 : 0)),
+    ),
     parent_recovery_failures: results.filter((r) => memberSet.has(r.seed) && r.recoveries > 0).length,
     parent_recovery_successes: successes.filter((r) => r.recoveries > 0).length,
     ...programUse(members.map((m) => m.rec)),
-    parent_rule_suspect: suspectRule(members.map((m) => m.rec), successes.map((r) => records.get(r.seed)).filter((r): r is EpisodeRecord => r !== undefined)),
+    parent_rule_suspect: suspectRule(
+      members.map((m) => m.rec),
+      successes.map((r) => records.get(r.seed)).filter((r): r is EpisodeRecord => r !== undefined),
+    ),
     success_steps_to_milestone_median: reach.length ? reach[Math.floor((reach.length - 1) / 2)]! : Number.NaN,
     success_steps_to_milestone_max: reach.length ? reach[reach.length - 1]! : Number.NaN,
     divergence_features: divergence,
@@ -107,7 +116,8 @@ function motionAfter(rec: EpisodeRecord, from: number): { oscillation: number; s
   const pts = rec.steps.slice(from).map((s) => [s.state[0]!, s.state[1]!, s.state[2]!] as const);
   if (pts.length < 2) return { oscillation: 1, speed: 0 };
   let path = 0;
-  for (let i = 1; i < pts.length; i++) path += Math.hypot(pts[i]![0] - pts[i - 1]![0], pts[i]![1] - pts[i - 1]![1], pts[i]![2] - pts[i - 1]![2]);
+  for (let i = 1; i < pts.length; i++)
+    path += Math.hypot(pts[i]![0] - pts[i - 1]![0], pts[i]![1] - pts[i - 1]![1], pts[i]![2] - pts[i - 1]![2]);
   const a = pts[0]!;
   const b = pts[pts.length - 1]!;
   const net = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
@@ -146,7 +156,11 @@ function suspectRule(failures: readonly EpisodeRecord[], successes: readonly Epi
 }
 
 /** Which parent program drove the failures, how much of them, and how often it ran out of budget. */
-function programUse(failures: readonly EpisodeRecord[]): { parent_program_suspect: string | null; recovery_step_share: number; program_exhausted_share: number } {
+function programUse(failures: readonly EpisodeRecord[]): {
+  parent_program_suspect: string | null;
+  recovery_step_share: number;
+  program_exhausted_share: number;
+} {
   const steps = new Map<string, number>();
   const runs = new Map<string, { ended: number; exhausted: number }>();
   let total = 0;

@@ -35,20 +35,26 @@ export interface LlmTranscript {
 export function llmSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings {
   const baseUrl = env.ZETTA_LLM_BASE_URL;
   const model = env.ZETTA_LLM_MODEL;
-  if (!baseUrl || !model) throw new LlmConfigError('--diagnoser llm needs ZETTA_LLM_BASE_URL and ZETTA_LLM_MODEL (and ZETTA_LLM_API_KEY if the endpoint wants one)');
+  if (!baseUrl || !model)
+    throw new LlmConfigError(
+      '--diagnoser llm needs ZETTA_LLM_BASE_URL and ZETTA_LLM_MODEL (and ZETTA_LLM_API_KEY if the endpoint wants one)',
+    );
   return { baseUrl, model, apiKey: env.ZETTA_LLM_API_KEY || undefined };
 }
 
 const SYSTEM = [
   'You diagnose failures of a robot policy that must stay frozen. A runtime critic (rules + recovery programs) may be changed.',
-  'Given one failure cluster\'s evidence, answer with ONE JSON object and nothing else:',
+  "Given one failure cluster's evidence, answer with ONE JSON object and nothing else:",
   '{"cluster": string, "layer": L, "mechanism": string, "hypotheses": [{"id": /^[a-z0-9_-]+$/, "layer": L, "mechanism": string,',
   ` "template": one of ${JSON.stringify(TEMPLATES)}, "rule_id"?: string, "score": 0..1, "rationale": string}, ...],`,
   ' "falsifier": {"statement": string, "metric": "shadow_trigger_rate" | "shadow_false_alarm_rate", "op": "lt" | "gt", "value": 0..1}}',
   `where L is one of ${JSON.stringify(LAYERS)}. The first hypothesis is your diagnosis; "layer" and "mechanism" repeat it.`,
 ].join('\n');
 
-export async function diagnoseWithLlm(e: ClusterEvidence, settings: LlmSettings): Promise<{ diagnosis: Diagnosis; transcript: LlmTranscript }> {
+export async function diagnoseWithLlm(
+  e: ClusterEvidence,
+  settings: LlmSettings,
+): Promise<{ diagnosis: Diagnosis; transcript: LlmTranscript }> {
   const attempts = settings.attempts ?? 3;
   const messages: Array<{ role: string; content: string }> = [
     { role: 'system', content: SYSTEM },
@@ -68,8 +74,12 @@ export async function diagnoseWithLlm(e: ClusterEvidence, settings: LlmSettings)
     }
     const problem = validate(answer, e.cluster);
     log.push({ answer: redact(answer, settings.apiKey), problem });
-    if (problem === null) return { diagnosis: DiagnosisSchema.parse(JSON.parse(extractJson(answer))), transcript: { model: settings.model, attempts: log } };
-    messages.push({ role: 'assistant', content: answer }, { role: 'user', content: `That answer is invalid: ${problem}. Answer again with one valid JSON object.` });
+    if (problem === null)
+      return { diagnosis: DiagnosisSchema.parse(JSON.parse(extractJson(answer))), transcript: { model: settings.model, attempts: log } };
+    messages.push(
+      { role: 'assistant', content: answer },
+      { role: 'user', content: `That answer is invalid: ${problem}. Answer again with one valid JSON object.` },
+    );
   }
   const reasons = log.map((a, k) => `attempt ${k + 1}: ${a.problem}`).join('; ');
   throw new LlmDiagnosisError(`the LLM diagnoser gave no valid diagnosis for cluster ${e.cluster} in ${attempts} attempts (${reasons})`);

@@ -10,7 +10,17 @@ export type Layer = (typeof LAYERS)[number];
  * Rule templates synthesis knows how to build (synthesis/templates.ts). `none`: the mechanism lies
  * outside what a bundle can change (e.g. the evaluation itself), so no candidate is built.
  */
-export const TEMPLATES = ['stall', 'oscillation', 'deadline', 'disturbance', 'grasp_empty', 'suppress_rule', 'retune_program', 'compensate_lag', 'none'] as const;
+export const TEMPLATES = [
+  'stall',
+  'oscillation',
+  'deadline',
+  'disturbance',
+  'grasp_empty',
+  'suppress_rule',
+  'retune_program',
+  'compensate_lag',
+  'none',
+] as const;
 export type TemplateId = (typeof TEMPLATES)[number];
 
 export const HypothesisSchema = z.strictObject({

@@ -25,7 +25,9 @@ export function criticAloneGate(byControl: Readonly<Record<string, readonly Epis
     best = Math.max(best, counted.length ? successes / counted.length : 0);
   }
   const pass = best <= cap;
-  const figures = Object.entries(controls).map(([n, c]) => `${n} ${c.successes}/${c.episodes}`).join(', ');
+  const figures = Object.entries(controls)
+    .map(([n, c]) => `${n} ${c.successes}/${c.episodes}`)
+    .join(', ');
   const reason = `critic alone ${(100 * best).toFixed(0)}% (${figures}); cap ${(100 * cap).toFixed(0)}%`;
   return { gate: 'critic_alone', pass, reason, controls, best_rate: best, cap };
 }

@@ -20,7 +20,9 @@ export function pairedGate(p: Pairing, g: GateSettings): GateResult {
   const counts = countPairs(p.pairs);
   const gain = counts.b - counts.c;
   const pass = p.problems.length === 0 && gain >= g.min_gain;
-  const reason = p.problems.length ? `invalid pairing: ${p.problems.slice(0, 3).join('; ')}` : `paired gain ${gain} (b=${counts.b}, c=${counts.c}); needs ≥ ${g.min_gain}`;
+  const reason = p.problems.length
+    ? `invalid pairing: ${p.problems.slice(0, 3).join('; ')}`
+    : `paired gain ${gain} (b=${counts.b}, c=${counts.c}); needs ≥ ${g.min_gain}`;
   return { gate: 'paired', pass, reason, counts, infra_dropped: p.infra_dropped.length, p_value: null };
 }
 

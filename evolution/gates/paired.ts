@@ -17,7 +17,11 @@ export interface Pairing {
   readonly problems: readonly string[];
 }
 
-export function pairEpisodes(parent: readonly EpisodeResult[], candidate: readonly EpisodeResult[], policy: { parent: string; candidate: string }): Pairing {
+export function pairEpisodes(
+  parent: readonly EpisodeResult[],
+  candidate: readonly EpisodeResult[],
+  policy: { parent: string; candidate: string },
+): Pairing {
   const problems: string[] = [];
   if (policy.parent !== policy.candidate) problems.push(`different policies: ${policy.parent} vs ${policy.candidate}`);
   const bySeed = new Map(candidate.map((r) => [r.seed, r]));
@@ -30,7 +34,8 @@ export function pairEpisodes(parent: readonly EpisodeResult[], candidate: readon
       continue;
     }
     if (c.task !== p.task) problems.push(`seed ${p.seed}: different tasks`);
-    if (c.reset_digest !== p.reset_digest) problems.push(`seed ${p.seed}: reset digests differ (${p.reset_digest.slice(0, 12)} vs ${c.reset_digest.slice(0, 12)})`);
+    if (c.reset_digest !== p.reset_digest)
+      problems.push(`seed ${p.seed}: reset digests differ (${p.reset_digest.slice(0, 12)} vs ${c.reset_digest.slice(0, 12)})`);
     if (p.infra_failure !== null || c.infra_failure !== null) dropped.push(p.seed);
     else pairs.push({ seed: p.seed, parent: p, candidate: c });
   }
@@ -51,7 +56,12 @@ export interface PairCounts {
 }
 
 export function countPairs(pairs: readonly Pair[]): PairCounts {
-  let ps = 0, cs = 0, b = 0, c = 0, psafe = 0, csafe = 0;
+  let ps = 0,
+    cs = 0,
+    b = 0,
+    c = 0,
+    psafe = 0,
+    csafe = 0;
   for (const { parent, candidate } of pairs) {
     if (parent.success) ps++;
     if (candidate.success) cs++;
@@ -60,5 +70,13 @@ export function countPairs(pairs: readonly Pair[]): PairCounts {
     psafe += parent.safety_events;
     csafe += candidate.safety_events;
   }
-  return { parent_successes: ps, candidate_successes: cs, b, c, parent_safety_events: psafe, candidate_safety_events: csafe, episodes: pairs.length };
+  return {
+    parent_successes: ps,
+    candidate_successes: cs,
+    b,
+    c,
+    parent_safety_events: psafe,
+    candidate_safety_events: csafe,
+    episodes: pairs.length,
+  };
 }

@@ -44,7 +44,14 @@ function successChart(r: CampaignReport): string {
       bars: [{ value: rate(g.dev.successes, g.dev.episodes), series: 0 }, ...(best === null ? [] : [{ value: best, series: 1 }])],
     };
   });
-  return barChart({ title: 'Development success per generation: parent and best candidate', groups, series: ['parent', 'best candidate'], yMax: 1, yLabel: 'success rate', format: pct });
+  return barChart({
+    title: 'Development success per generation: parent and best candidate',
+    groups,
+    series: ['parent', 'best candidate'],
+    yMax: 1,
+    yLabel: 'success rate',
+    format: pct,
+  });
 }
 
 /**
@@ -54,17 +61,42 @@ function successChart(r: CampaignReport): string {
 function heldoutChart(r: CampaignReport): string {
   const groups = r.generations.flatMap((g) =>
     g.candidates.flatMap((c) =>
-      c.gates.filter((x) => x.gate === 'heldout').map((x) => ({
-        label: `gen ${g.generation} ${c.id}`,
-        bars: [{ value: rate(x.parent_successes, x.episodes), series: 0 }, { value: rate(x.candidate_successes, x.episodes), series: 1 }],
-      })),
+      c.gates
+        .filter((x) => x.gate === 'heldout')
+        .map((x) => ({
+          label: `gen ${g.generation} ${c.id}`,
+          bars: [
+            { value: rate(x.parent_successes, x.episodes), series: 0 },
+            { value: rate(x.candidate_successes, x.episodes), series: 1 },
+          ],
+        })),
     ),
   );
   const h = r.heldout;
-  groups.push({ label: 'base vs final', bars: [{ value: rate(h.parent_successes, h.episodes), series: 0 }, { value: rate(h.candidate_successes, h.episodes), series: 1 }] });
+  groups.push({
+    label: 'base vs final',
+    bars: [
+      { value: rate(h.parent_successes, h.episodes), series: 0 },
+      { value: rate(h.candidate_successes, h.episodes), series: 1 },
+    ],
+  });
   const c = r.confirmation;
-  if (c) groups.push({ label: 'confirmation', bars: [{ value: rate(c.parent_successes, c.episodes), series: 0 }, { value: rate(c.candidate_successes, c.episodes), series: 1 }] });
-  return barChart({ title: 'Held-out tests (parent vs candidate) and the final comparison', groups, series: ['parent / base', 'candidate / final'], yMax: 1, yLabel: 'success rate', format: pct });
+  if (c)
+    groups.push({
+      label: 'confirmation',
+      bars: [
+        { value: rate(c.parent_successes, c.episodes), series: 0 },
+        { value: rate(c.candidate_successes, c.episodes), series: 1 },
+      ],
+    });
+  return barChart({
+    title: 'Held-out tests (parent vs candidate) and the final comparison',
+    groups,
+    series: ['parent / base', 'candidate / final'],
+    yMax: 1,
+    yLabel: 'success rate',
+    format: pct,
+  });
 }
 
 function clusterChart(gens: readonly GenerationRow[]): string {
@@ -78,25 +110,46 @@ function shadowChart(gens: readonly GenerationRow[]): string {
   const rows = gens.flatMap((g) => g.candidates.filter((c) => c.shadow !== null));
   const groups = rows.map((c) => ({
     label: c.id,
-    bars: [{ value: rate(c.shadow!.triggers, c.shadow!.targeted), series: 0 }, { value: rate(c.shadow!.false_alarms, c.shadow!.successes), series: 1 }],
+    bars: [
+      { value: rate(c.shadow!.triggers, c.shadow!.targeted), series: 0 },
+      { value: rate(c.shadow!.false_alarms, c.shadow!.successes), series: 1 },
+    ],
   }));
-  return barChart({ title: 'Shadow replay: in-time triggers on the cluster\'s failures vs false alarms on successes', groups, series: ['triggers', 'false alarms'], yMax: 1, yLabel: 'share of episodes', format: pct });
+  return barChart({
+    title: "Shadow replay: in-time triggers on the cluster's failures vs false alarms on successes",
+    groups,
+    series: ['triggers', 'false alarms'],
+    yMax: 1,
+    yLabel: 'share of episodes',
+    format: pct,
+  });
 }
 
 function gateTable(gens: readonly GenerationRow[]): string {
-  const head = '<tr><th>gen</th><th>candidate</th><th>hypothesis</th><th>fit</th><th>gate</th><th>parent</th><th>candidate</th><th>b</th><th>c</th><th>p</th><th>result</th><th>decision</th></tr>';
+  const head =
+    '<tr><th>gen</th><th>candidate</th><th>hypothesis</th><th>fit</th><th>gate</th><th>parent</th><th>candidate</th><th>b</th><th>c</th><th>p</th><th>result</th><th>decision</th></tr>';
   const rows = gens.flatMap((g) =>
     g.candidates.flatMap((c) => {
-      const fit = c.fit ? `θ=${c.fit.theta}, dwell ${c.fit.dwell}` : c.tolerances ? `xy_tol ${Object.entries(c.tolerances).map(([p, v]) => `${p} ${v}`).join(', ')}` : '';
+      const fit = c.fit
+        ? `θ=${c.fit.theta}, dwell ${c.fit.dwell}`
+        : c.tolerances
+          ? `xy_tol ${Object.entries(c.tolerances)
+              .map(([p, v]) => `${p} ${v}`)
+              .join(', ')}`
+          : '';
       const lead = `<td>${g.generation}</td><td>${esc(c.id)}</td><td>${esc(c.hypothesis)} (${esc(c.layer)})</td><td>${esc(fit)}</td>`;
-      if (c.gates.length === 0) return [`<tr>${lead}<td colspan="7">${esc(c.stage)}: ${esc(c.reason)}</td><td class="fail">${esc(c.decision)}</td></tr>`];
+      if (c.gates.length === 0)
+        return [`<tr>${lead}<td colspan="7">${esc(c.stage)}: ${esc(c.reason)}</td><td class="fail">${esc(c.decision)}</td></tr>`];
       const alone = c.critic_alone
-        ? [`<tr>${lead}<td>critic alone</td><td colspan="5">${esc(c.critic_alone.reason)}</td><td class="${c.critic_alone.pass ? 'pass' : 'fail'}">${c.critic_alone.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>`]
+        ? [
+            `<tr>${lead}<td>critic alone</td><td colspan="5">${esc(c.critic_alone.reason)}</td><td class="${c.critic_alone.pass ? 'pass' : 'fail'}">${c.critic_alone.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>`,
+          ]
         : [];
-      return c.gates.map((x) =>
-        `<tr>${lead}<td>${x.gate}</td><td>${x.parent_successes}/${x.episodes}</td><td>${x.candidate_successes}/${x.episodes}</td><td>${x.b}</td><td>${x.c}</td>` +
-        `<td>${x.p_value === null ? '' : x.p_value.toPrecision(3)}</td><td class="${x.pass ? 'pass' : 'fail'}">${x.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>` +
-        (x.gate === 'regression' ? alone.join('') : ''), // the critic-alone gate runs after regression
+      return c.gates.map(
+        (x) =>
+          `<tr>${lead}<td>${x.gate}</td><td>${x.parent_successes}/${x.episodes}</td><td>${x.candidate_successes}/${x.episodes}</td><td>${x.b}</td><td>${x.c}</td>` +
+          `<td>${x.p_value === null ? '' : x.p_value.toPrecision(3)}</td><td class="${x.pass ? 'pass' : 'fail'}">${x.pass ? 'pass' : 'fail'}</td><td>${esc(c.decision)}</td></tr>` +
+          (x.gate === 'regression' ? alone.join('') : ''), // the critic-alone gate runs after regression
       );
     }),
   );
@@ -104,7 +157,8 @@ function gateTable(gens: readonly GenerationRow[]): string {
 }
 
 function diagnosisTable(gens: readonly GenerationRow[]): string {
-  const head = '<tr><th>gen</th><th>cluster</th><th>size</th><th>first missing</th><th>layer</th><th>mechanism</th><th>competing</th><th>falsifier</th></tr>';
+  const head =
+    '<tr><th>gen</th><th>cluster</th><th>size</th><th>first missing</th><th>layer</th><th>mechanism</th><th>competing</th><th>falsifier</th></tr>';
   const rows = gens.flatMap((g) =>
     g.diagnoses.map((d) => {
       const c = g.clusters.find((x) => x.id === d.cluster);

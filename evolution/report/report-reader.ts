@@ -58,7 +58,15 @@ const GenerationRowSchema = z.strictObject({
   parent_sha256: z.string(),
   dev: z.strictObject({ episodes: count, successes: count, infra_failures: count }),
   clusters: z.array(z.strictObject({ id: z.string(), size: count, first_missing: z.string().nullable(), medoid_seed: z.number().int() })),
-  diagnoses: z.array(z.strictObject({ cluster: z.string(), layer: z.string(), mechanism: z.string(), hypotheses: z.array(z.string()), falsifier: z.string() })),
+  diagnoses: z.array(
+    z.strictObject({
+      cluster: z.string(),
+      layer: z.string(),
+      mechanism: z.string(),
+      hypotheses: z.array(z.string()),
+      falsifier: z.string(),
+    }),
+  ),
   candidates: z.array(CandidateRowSchema),
   promoted: z.string().nullable(),
 });

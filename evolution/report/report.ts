@@ -24,7 +24,16 @@ export interface CandidateRow {
   readonly stage: string;
   readonly reason: string;
   readonly bundle_sha256: string;
-  readonly gates: ReadonlyArray<{ gate: string; pass: boolean; p_value: number | null; b: number; c: number; parent_successes: number; candidate_successes: number; episodes: number }>;
+  readonly gates: ReadonlyArray<{
+    gate: string;
+    pass: boolean;
+    p_value: number | null;
+    b: number;
+    c: number;
+    parent_successes: number;
+    candidate_successes: number;
+    episodes: number;
+  }>;
   /** The candidate with the trivial policies (absent when it stopped before that gate). */
   readonly critic_alone: { pass: boolean; reason: string; best_rate: number; cap: number } | null;
 }
@@ -34,7 +43,13 @@ export interface GenerationRow {
   readonly parent_sha256: string;
   readonly dev: { episodes: number; successes: number; infra_failures: number };
   readonly clusters: ReadonlyArray<{ id: string; size: number; first_missing: string | null; medoid_seed: number }>;
-  readonly diagnoses: ReadonlyArray<{ cluster: string; layer: string; mechanism: string; hypotheses: readonly string[]; falsifier: string }>;
+  readonly diagnoses: ReadonlyArray<{
+    cluster: string;
+    layer: string;
+    mechanism: string;
+    hypotheses: readonly string[];
+    falsifier: string;
+  }>;
   readonly candidates: readonly CandidateRow[];
   readonly promoted: string | null;
 }
@@ -98,8 +113,19 @@ function generationRow(g: GenerationOutcome): GenerationRow {
     generation: g.generation,
     parent_sha256: g.parent_sha256,
     dev: { episodes: counts.episodes, successes: counts.successes, infra_failures: counts.infra },
-    clusters: (g.clustering?.clusters ?? []).map((c) => ({ id: c.id, size: c.size, first_missing: c.first_missing, medoid_seed: c.medoid_seed })),
-    diagnoses: g.diagnoses.map((d) => ({ cluster: d.cluster, layer: d.layer, mechanism: d.mechanism, hypotheses: d.hypotheses.map((h) => h.id), falsifier: d.falsifier.statement })),
+    clusters: (g.clustering?.clusters ?? []).map((c) => ({
+      id: c.id,
+      size: c.size,
+      first_missing: c.first_missing,
+      medoid_seed: c.medoid_seed,
+    })),
+    diagnoses: g.diagnoses.map((d) => ({
+      cluster: d.cluster,
+      layer: d.layer,
+      mechanism: d.mechanism,
+      hypotheses: d.hypotheses.map((h) => h.id),
+      falsifier: d.falsifier.statement,
+    })),
     candidates: g.candidates.map(({ spec, shadow, verdict }) => ({
       id: spec.id,
       cluster: spec.cluster,
@@ -110,14 +136,30 @@ function generationRow(g: GenerationOutcome): GenerationRow {
       mechanism: spec.hypothesis.mechanism,
       fit: spec.fit ? { theta: spec.fit.theta, dwell: spec.fit.dwell } : null,
       tolerances: spec.tolerances ?? null,
-      shadow: shadow ? { triggers: shadow.triggers, targeted: shadow.targeted_failures, false_alarms: shadow.false_alarms, successes: shadow.successes } : null,
+      shadow: shadow
+        ? { triggers: shadow.triggers, targeted: shadow.targeted_failures, false_alarms: shadow.false_alarms, successes: shadow.successes }
+        : null,
       decision: verdict.decision,
       stage: verdict.stage,
       reason: verdict.reason,
       bundle_sha256: spec.bundle_sha256,
-      gates: verdict.gates.map((r) => ({ gate: r.gate, pass: r.pass, p_value: r.p_value, b: r.counts.b, c: r.counts.c, parent_successes: r.counts.parent_successes, candidate_successes: r.counts.candidate_successes, episodes: r.counts.episodes })),
+      gates: verdict.gates.map((r) => ({
+        gate: r.gate,
+        pass: r.pass,
+        p_value: r.p_value,
+        b: r.counts.b,
+        c: r.counts.c,
+        parent_successes: r.counts.parent_successes,
+        candidate_successes: r.counts.candidate_successes,
+        episodes: r.counts.episodes,
+      })),
       critic_alone: verdict.critic_alone
-        ? { pass: verdict.critic_alone.pass, reason: verdict.critic_alone.reason, best_rate: verdict.critic_alone.best_rate, cap: verdict.critic_alone.cap }
+        ? {
+            pass: verdict.critic_alone.pass,
+            reason: verdict.critic_alone.reason,
+            best_rate: verdict.critic_alone.best_rate,
+            cap: verdict.critic_alone.cap,
+          }
         : null,
     })),
     promoted: g.promoted ? (g.candidates.find((c) => c.verdict.decision === 'promoted')?.spec.id ?? null) : null,

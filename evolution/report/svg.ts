@@ -69,12 +69,18 @@ export function barChart(spec: BarChartSpec): string {
     g.bars.forEach((b, bi) => {
       const x = x0 + bi * barW;
       const yy = y(b.value);
-      parts.push(`<rect x="${x}" y="${yy.toFixed(1)}" width="${barW - 4}" height="${(top + h - yy).toFixed(1)}" fill="${COLORS[b.series % COLORS.length]}"/>`);
+      parts.push(
+        `<rect x="${x}" y="${yy.toFixed(1)}" width="${barW - 4}" height="${(top + h - yy).toFixed(1)}" fill="${COLORS[b.series % COLORS.length]}"/>`,
+      );
       const labelY = b.high === undefined ? yy : Math.min(yy, y(b.high));
       if (b.low !== undefined && b.high !== undefined) parts.push(whisker(x + (barW - 4) / 2, y(b.low), y(b.high)));
-      parts.push(`<text x="${x + (barW - 4) / 2}" y="${(labelY - 3).toFixed(1)}" font-size="9" text-anchor="middle">${escapeXml(fmt(b.value))}</text>`);
+      parts.push(
+        `<text x="${x + (barW - 4) / 2}" y="${(labelY - 3).toFixed(1)}" font-size="9" text-anchor="middle">${escapeXml(fmt(b.value))}</text>`,
+      );
     });
-    parts.push(`<text x="${x0 + (g.bars.length * barW) / 2}" y="${top + h + 14}" font-size="10" text-anchor="middle">${escapeXml(g.label)}</text>`);
+    parts.push(
+      `<text x="${x0 + (g.bars.length * barW) / 2}" y="${top + h + 14}" font-size="10" text-anchor="middle">${escapeXml(g.label)}</text>`,
+    );
   });
   legend.forEach((row, r) => {
     for (const { name, index, x } of row) {

@@ -21,7 +21,15 @@ export interface StoredBundle extends BundleContent {
 
 /** The empty bundle: an ungoverned policy. */
 export const NO_BUNDLE: StoredBundle = {
-  manifest: { version: 1, name: 'none', description: 'no critic', privileged: true, rules: 'rules.json', recoveries: 'recoveries.json', during_recovery: 'preempt_safety' },
+  manifest: {
+    version: 1,
+    name: 'none',
+    description: 'no critic',
+    privileged: true,
+    rules: 'rules.json',
+    recoveries: 'recoveries.json',
+    during_recovery: 'preempt_safety',
+  },
   rules: { version: 1, rules: [] },
   recoveries: { version: 1, programs: [] },
   sha256: sha256(canonicalJson({ none: true })),
@@ -39,14 +47,16 @@ export function bundleSha(content: BundleContent): string {
  */
 export function behaviourSha(content: BundleContent): string {
   const { manifest } = content;
-  return sha256(canonicalJson({
-    rules: withoutNotes(content.rules),
-    recoveries: withoutNotes(content.recoveries),
-    privileged: manifest.privileged,
-    during_recovery: manifest.during_recovery,
-    ...(manifest.wait_out_lag ? { wait_out_lag: manifest.wait_out_lag } : {}),
-    ...(manifest.align_chunks_to_lag ? { align_chunks_to_lag: manifest.align_chunks_to_lag } : {}),
-  }));
+  return sha256(
+    canonicalJson({
+      rules: withoutNotes(content.rules),
+      recoveries: withoutNotes(content.recoveries),
+      privileged: manifest.privileged,
+      during_recovery: manifest.during_recovery,
+      ...(manifest.wait_out_lag ? { wait_out_lag: manifest.wait_out_lag } : {}),
+      ...(manifest.align_chunks_to_lag ? { align_chunks_to_lag: manifest.align_chunks_to_lag } : {}),
+    }),
+  );
 }
 
 /**
@@ -72,7 +82,11 @@ export function featuresRead(files: readonly unknown[], worldFeatures: readonly 
 export function withoutNotes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNotes);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description' && k !== 'evidence').map(([k, v]) => [k, withoutNotes(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'description' && k !== 'evidence')
+      .map(([k, v]) => [k, withoutNotes(v)]),
+  );
 }
 
 /** Reads a bundle (`default`, a directory, a manifest path) with the critic's loader. */

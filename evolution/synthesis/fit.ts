@@ -24,7 +24,13 @@ export interface FitResult {
   readonly tried: number;
 }
 
-export function fitThreshold(f: FittableRule, recoveryId: string, episodes: readonly ReplayEpisode[], privileged: boolean, layout: FeatureLayout): FitResult {
+export function fitThreshold(
+  f: FittableRule,
+  recoveryId: string,
+  episodes: readonly ReplayEpisode[],
+  privileged: boolean,
+  layout: FeatureLayout,
+): FitResult {
   const rules: RuleSet = loadRules({ version: 1, rules: [f.rule] }, { layout, privileged, knownRecoveries: [recoveryId] });
   const traces = [...episodes]
     .sort((a, b) => a.seed - b.seed)
@@ -38,15 +44,36 @@ export function fitThreshold(f: FittableRule, recoveryId: string, episodes: read
     if (theta < f.min - 1e-12 || theta > f.max + 1e-12) continue;
     for (const dwell of f.dwells) {
       tried++;
-      const triggers = targeted.filter((t) => { const s = firstFire(t.margins, shift, dwell); return s >= 0 && s <= t.ep.failurePoint; }).length;
+      const triggers = targeted.filter((t) => {
+        const s = firstFire(t.margins, shift, dwell);
+        return s >= 0 && s <= t.ep.failurePoint;
+      }).length;
       const falseAlarms = successes.filter((t) => firstFire(t.margins, shift, dwell) >= 0).length;
       const score = rate(triggers, targeted.length) - FALSE_ALARM_WEIGHT * rate(falseAlarms, successes.length);
       if (!best || score > best.score || (score === best.score && falseAlarms < best.false_alarms)) {
-        best = { theta: roundTheta(theta), dwell, triggers, targeted: targeted.length, false_alarms: falseAlarms, successes: successes.length, score, tried: 0 };
+        best = {
+          theta: roundTheta(theta),
+          dwell,
+          triggers,
+          targeted: targeted.length,
+          false_alarms: falseAlarms,
+          successes: successes.length,
+          score,
+          tried: 0,
+        };
       }
     }
   }
-  const fallback = { theta: f.theta0, dwell: f.dwells[0]!, triggers: 0, targeted: targeted.length, false_alarms: 0, successes: successes.length, score: 0, tried: 0 };
+  const fallback = {
+    theta: f.theta0,
+    dwell: f.dwells[0]!,
+    triggers: 0,
+    targeted: targeted.length,
+    false_alarms: 0,
+    successes: successes.length,
+    score: 0,
+    tried: 0,
+  };
   return { ...(best ?? fallback), tried };
 }
 

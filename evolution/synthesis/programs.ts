@@ -17,15 +17,24 @@ const OBSERVED_OBJECT = { x: 'observed.object_x', y: 'observed.object_y', z: 'ob
  */
 function restoreAboveObject(id: string): ProgramInput {
   return {
-    id, budget: 80,
+    id,
+    budget: 80,
     // the policy takes over while the hand still settles: it re-plans from here anyway
     reentry: { stable_steps: 2, max_speed: 0.2, max_width_rate: 0.0005 },
     description: 'open, rise, re-centre just above the task object as observed, hand back: the policy picks it up and finishes the stage',
     steps: [
       { tool: 'open_gripper', budget: 8, fallback: 'skip', until: { op: 'ge', feature: 'derived.gripper_width', value: 0.065 } },
-      { tool: 'lift', params: { to_z: 0.15, speed: 0.6, gripper: 'open' }, budget: 15, fallback: 'skip', until: { op: 'gt', feature: 'robot.eef_z', value: 0.12 } },
       {
-        tool: 'move_above', params: { point: OBSERVED_OBJECT, height: 0.05, speed: 0.7, xy_tol: 0.01, gripper: 'open', gain: 0.3 }, budget: 30,
+        tool: 'lift',
+        params: { to_z: 0.15, speed: 0.6, gripper: 'open' },
+        budget: 15,
+        fallback: 'skip',
+        until: { op: 'gt', feature: 'robot.eef_z', value: 0.12 },
+      },
+      {
+        tool: 'move_above',
+        params: { point: OBSERVED_OBJECT, height: 0.05, speed: 0.7, xy_tol: 0.01, gripper: 'open', gain: 0.3 },
+        budget: 30,
         until: { op: 'lt', feature: 'observed.object_eef_dist_xy', value: 0.01 },
       },
     ] as ProgramInput['steps'],
@@ -35,9 +44,14 @@ function restoreAboveObject(id: string): ProgramInput {
 /** Lift a little and let the policy plan afresh (stages no object re-centring serves: drawers, buttons). */
 function unstick(id: string): ProgramInput {
   return {
-    id, budget: 16, reentry: { stable_steps: 2, max_speed: 0.05, max_width_rate: 0.0005 },
+    id,
+    budget: 16,
+    reentry: { stable_steps: 2, max_speed: 0.05, max_width_rate: 0.0005 },
     description: 'lift a few centimetres and hand back for a fresh plan',
-    steps: [{ tool: 'lift', params: { speed: 0.4 }, budget: 5 }, { tool: 'hold', budget: 3 }],
+    steps: [
+      { tool: 'lift', params: { speed: 0.4 }, budget: 5 },
+      { tool: 'hold', budget: 3 },
+    ],
   };
 }
 

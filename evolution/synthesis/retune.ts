@@ -26,7 +26,10 @@ export function fitTolerances(programId: string, failures: readonly EpisodeRecor
   for (const [point, [fx, fy]] of Object.entries(POINT_FEATURES)) {
     const errors: number[] = [];
     for (const r of failures) {
-      const ex = featureSeries(r, 'eef_x'), ey = featureSeries(r, 'eef_y'), px = featureSeries(r, fx), py = featureSeries(r, fy);
+      const ex = featureSeries(r, 'eef_x'),
+        ey = featureSeries(r, 'eef_y'),
+        px = featureSeries(r, fx),
+        py = featureSeries(r, fy);
       r.steps.forEach((s, t) => {
         if (s.decision?.kind !== 'recover' || s.decision.recovery !== programId) return;
         const e = Math.hypot(ex[t]! - px[t]!, ey[t]! - py[t]!);
@@ -51,7 +54,11 @@ export function fitReentry(programId: string, failures: readonly EpisodeRecord[]
       const prev = r.steps[t - 1]!;
       if (s.decision?.kind !== 'recover' || s.decision.recovery !== programId) continue;
       // still: nothing commanded this step or the last (the hand has settled)
-      if (Math.hypot(s.action[0]!, s.action[1]!, s.action[2]!) > 1e-6 || Math.hypot(prev.action[0]!, prev.action[1]!, prev.action[2]!) > 1e-6) continue;
+      if (
+        Math.hypot(s.action[0]!, s.action[1]!, s.action[2]!) > 1e-6 ||
+        Math.hypot(prev.action[0]!, prev.action[1]!, prev.action[2]!) > 1e-6
+      )
+        continue;
       const d = Math.hypot(s.state[0]! - prev.state[0]!, s.state[1]! - prev.state[1]!, s.state[2]! - prev.state[2]!);
       speeds.push(d * r.header.controlHz);
       widthRates.push(Math.abs(Math.abs(s.state[6]!) + Math.abs(s.state[7]!) - Math.abs(prev.state[6]!) - Math.abs(prev.state[7]!)));
@@ -64,7 +71,11 @@ export function fitReentry(programId: string, failures: readonly EpisodeRecord[]
 }
 
 /** The program with its thresholds widened to the fitted ones (never narrowed). */
-export function retuneProgram(program: Json, tolerances: Readonly<Record<string, number>>, reentry: { max_speed: number; max_width_rate: number } | null): Json {
+export function retuneProgram(
+  program: Json,
+  tolerances: Readonly<Record<string, number>>,
+  reentry: { max_speed: number; max_width_rate: number } | null,
+): Json {
   const retuneSteps = (steps: unknown): unknown =>
     Array.isArray(steps)
       ? steps.map((raw) => {

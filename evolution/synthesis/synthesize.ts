@@ -49,7 +49,8 @@ export function rankHypotheses(diagnoses: readonly Diagnosis[], clusters: readon
       }
       pool.pooled.push(d.cluster);
       pool.weight += entry.weight;
-      if (entry.weight > pool.best.weight || (entry.weight === pool.best.weight && entry.cluster.localeCompare(pool.best.cluster) < 0)) pool.best = entry;
+      if (entry.weight > pool.best.weight || (entry.weight === pool.best.weight && entry.cluster.localeCompare(pool.best.cluster) < 0))
+        pool.best = entry;
     }
   }
   return [...pools.values()]
@@ -103,16 +104,30 @@ export interface SynthesisInput {
 
 /** One mechanism change to the parent: its rules and programs after the change, or why none could be made. */
 type Change =
-  | { readonly rules: RuleInput[]; readonly programs: unknown[]; readonly changed: string[]; readonly fit: FitResult | null; readonly tolerances: Record<string, number> | null }
+  | {
+      readonly rules: RuleInput[];
+      readonly programs: unknown[];
+      readonly changed: string[];
+      readonly fit: FitResult | null;
+      readonly tolerances: Record<string, number> | null;
+    }
   | { readonly unbuildable: string };
 
 export function synthesizeCandidate(input: SynthesisInput): CandidateSpec {
   const { parent, ranked, generation, index } = input;
   const id = `g${generation}-k${index}`;
   const evidence = [`${input.campaignId}/gen-${generation}/${ranked.cluster}`, `hypothesis:${ranked.hypothesis.id}`];
-  const base = { id, generation, cluster: ranked.cluster, pooled: ranked.pooled, hypothesis: ranked.hypothesis, parent_sha256: parent.sha256 };
+  const base = {
+    id,
+    generation,
+    cluster: ranked.cluster,
+    pooled: ranked.pooled,
+    hypothesis: ranked.hypothesis,
+    parent_sha256: parent.sha256,
+  };
   const change = changeFor(input, id, evidence);
-  if ('unbuildable' in change) return { ...base, changed_rules: [], fit: null, bundle_sha256: '', bundle_dir: '', unbuildable: change.unbuildable };
+  if ('unbuildable' in change)
+    return { ...base, changed_rules: [], fit: null, bundle_sha256: '', bundle_dir: '', unbuildable: change.unbuildable };
   return finish(input, base, change, evidence);
 }
 
@@ -137,15 +152,25 @@ function ruleChange(input: SynthesisInput, id: string, evidence: readonly string
   const h = input.ranked.hypothesis;
   const ruleId = `evo.${id}.${h.template}`;
   const recoveryId = `evo_${id.replace('-', '_')}_${h.template}`;
-  const template = fittableRule(h.template, { ruleId, recoveryId, stage: input.cluster.first_missing_index, successSteps: input.evidence.success_steps_to_milestone_max });
+  const template = fittableRule(h.template, {
+    ruleId,
+    recoveryId,
+    stage: input.cluster.first_missing_index,
+    successSteps: input.evidence.success_steps_to_milestone_max,
+  });
   if (!template || input.cluster.first_missing === null) return { unbuildable: `template ${h.template} has no rule for this cluster` };
   const lacking = missingFeatures(template.rule, input.layout);
-  if (lacking.length) return { unbuildable: `template ${h.template} reads ${lacking.join(', ')}, which the world "${input.layout.worldName}" does not provide` };
+  if (lacking.length)
+    return {
+      unbuildable: `template ${h.template} reads ${lacking.join(', ')}, which the world "${input.layout.worldName}" does not provide`,
+    };
   const fit = fitThreshold(template, recoveryId, input.replay, input.privileged, input.layout);
   return {
     rules: [...parentRules(input), withFit(template, fit.theta, fit.dwell, evidence)],
     programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId)],
-    changed: [ruleId], fit, tolerances: null,
+    changed: [ruleId],
+    fit,
+    tolerances: null,
   };
 }
 
@@ -167,10 +192,17 @@ function retuneChange(input: SynthesisInput): Change {
   const failures = input.replay.filter((r) => !r.success && r.inCluster).map((r) => r.record);
   const tolerances = fitTolerances(h.program_id!, failures);
   const reentry = fitReentry(h.program_id!, failures);
-  if (Object.keys(tolerances).length === 0 && !reentry) return { unbuildable: `${h.program_id} drove too few recorded steps to fit its thresholds` };
+  if (Object.keys(tolerances).length === 0 && !reentry)
+    return { unbuildable: `${h.program_id} drove too few recorded steps to fit its thresholds` };
   programs[at] = retuneProgram(programs[at] as Record<string, unknown>, tolerances, reentry);
   // the rules are unchanged; shadow replay watches the ones that start the program (when it would run)
-  return { rules: parentRules(input), programs, changed: rulesStarting(input, new Set([h.program_id!])), fit: null, tolerances: { ...tolerances, ...(reentry ?? {}) } };
+  return {
+    rules: parentRules(input),
+    programs,
+    changed: rulesStarting(input, new Set([h.program_id!])),
+    fit: null,
+    tolerances: { ...tolerances, ...(reentry ?? {}) },
+  };
 }
 
 /** Every parent program that servoes toward a point, told the actuation lag measured in the recordings. */
@@ -185,18 +217,31 @@ function lagChange(input: SynthesisInput): Change {
   });
   if (changedPrograms.size === 0) return { unbuildable: `every parent program that servoes already compensates a lag of ${lag} steps` };
   // the rules are unchanged; shadow replay watches the ones that start a changed program
-  return { rules: parentRules(input), programs, changed: rulesStarting(input, changedPrograms), fit: null, tolerances: { actuation_lag_steps: lag } };
+  return {
+    rules: parentRules(input),
+    programs,
+    changed: rulesStarting(input, changedPrograms),
+    fit: null,
+    tolerances: { actuation_lag_steps: lag },
+  };
 }
 
 /** Ids of the parent rules that start one of these programs. */
 function rulesStarting(input: SynthesisInput, programs: ReadonlySet<string>): string[] {
-  return parentRules(input).filter((r) => r.propose.action === 'recovery' && programs.has(r.propose.recovery)).map((r) => r.id);
+  return parentRules(input)
+    .filter((r) => r.propose.action === 'recovery' && programs.has(r.propose.recovery))
+    .map((r) => r.id);
 }
 
 type CandidateBase = Pick<CandidateSpec, 'id' | 'generation' | 'cluster' | 'pooled' | 'hypothesis' | 'parent_sha256'>;
 
 /** Writes the candidate bundle: the parent's manifest settings, the changed rules and programs. */
-function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Change, { unbuildable: string }>, evidence: readonly string[]): CandidateSpec {
+function finish(
+  input: SynthesisInput,
+  base: CandidateBase,
+  change: Exclude<Change, { unbuildable: string }>,
+  evidence: readonly string[],
+): CandidateSpec {
   const { rules, programs, changed, fit, tolerances } = change;
   const { parent, ranked } = input;
   const h = ranked.hypothesis;
@@ -210,7 +255,16 @@ function finish(input: SynthesisInput, base: CandidateBase, change: Exclude<Chan
     rules: { version: 1, rules },
     recoveries: { version: 1, programs: programs as never },
   });
-  return { ...base, changed_rules: changed, fit, tolerances, bundle_sha256: bundle.sha256, behaviour_sha256: behaviourSha(bundle), bundle_dir: bundle.dir!, unbuildable: null };
+  return {
+    ...base,
+    changed_rules: changed,
+    fit,
+    tolerances,
+    bundle_sha256: bundle.sha256,
+    behaviour_sha256: behaviourSha(bundle),
+    bundle_dir: bundle.dir!,
+    unbuildable: null,
+  };
 }
 
 /**
@@ -240,8 +294,16 @@ export function candidateManifest(
  * A candidate is privileged when its parent is or when it reads a privileged feature itself; one
  * that reads only what a robot perceives stays loadable on a robot.
  */
-function privilegeOf(parent: StoredBundle, rules: unknown, programs: unknown, layout: FeatureLayout): { privileged: boolean; privileged_reason?: string } {
-  const read = featuresRead([rules, programs], layout.features.map((f) => f.name)).filter((name) => layout.isPrivileged(name));
+function privilegeOf(
+  parent: StoredBundle,
+  rules: unknown,
+  programs: unknown,
+  layout: FeatureLayout,
+): { privileged: boolean; privileged_reason?: string } {
+  const read = featuresRead(
+    [rules, programs],
+    layout.features.map((f) => f.name),
+  ).filter((name) => layout.isPrivileged(name));
   if (read.length > 0) return { privileged: true, privileged_reason: `evolved rules read ${read.join(', ')}` };
   if (!parent.manifest.privileged) return { privileged: false };
   return { privileged: true, ...(parent.manifest.privileged_reason ? { privileged_reason: parent.manifest.privileged_reason } : {}) };

@@ -45,16 +45,54 @@ interface TemplateSpec {
 }
 
 const SPECS: Partial<Record<TemplateId, TemplateSpec>> = {
-  stall: { feature: 'derived.net_motion', op: 'lt', theta0: () => 0.02, dwells: [5, 10, 20], min: 0, max: 0.2, what: 'the hand barely moves over the last second' },
-  oscillation: { feature: 'derived.motion_reversals', op: 'gt', theta0: () => 6, dwells: [1, 3, 6], min: 1, max: 19, what: 'the hand keeps reversing direction' },
-  deadline: { feature: 'episode.step', op: 'gt', theta0: (a) => (Number.isFinite(a.successSteps) ? a.successSteps : 100), dwells: [1], min: 10, max: 600, what: 'the stage is taking longer than successes ever need' },
+  stall: {
+    feature: 'derived.net_motion',
+    op: 'lt',
+    theta0: () => 0.02,
+    dwells: [5, 10, 20],
+    min: 0,
+    max: 0.2,
+    what: 'the hand barely moves over the last second',
+  },
+  oscillation: {
+    feature: 'derived.motion_reversals',
+    op: 'gt',
+    theta0: () => 6,
+    dwells: [1, 3, 6],
+    min: 1,
+    max: 19,
+    what: 'the hand keeps reversing direction',
+  },
+  deadline: {
+    feature: 'episode.step',
+    op: 'gt',
+    theta0: (a) => (Number.isFinite(a.successSteps) ? a.successSteps : 100),
+    dwells: [1],
+    min: 10,
+    max: 600,
+    what: 'the stage is taking longer than successes ever need',
+  },
   // not raw object speed: that is highest while the policy lifts the object, so a rule on it fired
   // on every grasp and its program dropped what the policy had just picked up
   disturbance: {
-    feature: 'observed.object_moved_alone', op: 'gt', theta0: () => 0.02, dwells: [1, 2, 4], min: 0.005, max: 0.3,
-    what: 'the task object moves on its own, neither resting nor riding in the hand', scope: 'objects_left',
+    feature: 'observed.object_moved_alone',
+    op: 'gt',
+    theta0: () => 0.02,
+    dwells: [1, 2, 4],
+    min: 0.005,
+    max: 0.3,
+    what: 'the task object moves on its own, neither resting nor riding in the hand',
+    scope: 'objects_left',
   },
-  grasp_empty: { feature: 'derived.gripper_closed_empty', op: 'gt', theta0: () => 0.5, dwells: [2, 3, 5, 8, 12], min: 0.5, max: 0.5, what: 'the fingers closed on nothing' },
+  grasp_empty: {
+    feature: 'derived.gripper_closed_empty',
+    op: 'gt',
+    theta0: () => 0.5,
+    dwells: [2, 3, 5, 8, 12],
+    min: 0.5,
+    max: 0.5,
+    what: 'the fingers closed on nothing',
+  },
 };
 
 export function isFittable(template: TemplateId): boolean {
@@ -72,7 +110,9 @@ export function fittableRule(template: TemplateId, args: TemplateArgs): Fittable
     description: `evolved (${template}): ${observable ? 'while an object is still to be moved' : `in stage ${args.stage}`}, ${spec.what}: start ${args.recoveryId}`,
     guards: [
       { op: 'eq', feature: 'episode.in_recovery', value: 0 },
-      observable ? { op: 'ge', feature: 'observed.objects_left', value: 1 } : { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
+      observable
+        ? { op: 'ge', feature: 'observed.objects_left', value: 1 }
+        : { op: 'eq', feature: 'privileged.milestones_reached', value: args.stage },
       // judge the policy, not the aftermath of a recovery (the parent's or this rule's own); with
       // the cooldown this also bounds how often a program that does not help can take over
       { op: 'ge', feature: 'episode.steps_since_recovery', value: 20 },

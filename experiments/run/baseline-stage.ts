@@ -68,10 +68,17 @@ export async function runBaselineStage(o: StageOptions): Promise<BaselineStageRe
         critic: resolveCriticSpec(o.critic),
         recordDir: join(o.recordDir, condition),
       },
-      { workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor, onEpisode: (_e, done, total) => o.onProgress(condition, done, total) },
+      {
+        workers: o.workers,
+        envsPerWorker: o.envsPerWorker,
+        executor: o.executor,
+        onEpisode: (_e, done, total) => o.onProgress(condition, done, total),
+      },
     );
     conditions[condition] = {
-      tasks: Object.fromEntries(Object.entries(r.tasks).map(([k, t]) => [k, { success: t.successes, episodes: t.episodes, infra_failures: t.infraFailures }])),
+      tasks: Object.fromEntries(
+        Object.entries(r.tasks).map(([k, t]) => [k, { success: t.successes, episodes: t.episodes, infra_failures: t.infraFailures }]),
+      ),
       macro_success: r.macroSuccess,
       unmodified_policy_share: r.attribution.unmodifiedPolicyShare,
       unmodified_policy_share_in_successes: r.attribution.unmodifiedPolicyShareInSuccesses,
@@ -91,6 +98,10 @@ export async function runBaselineStage(o: StageOptions): Promise<BaselineStageRe
 /** "position-shift: 3 episodes lost to the infrastructure after re-runs (PolicyUnavailable: … ×3)". */
 export function infraProblems(condition: string, failures: number, reasons: Record<string, number>): string[] {
   if (failures === 0) return [];
-  const why = Object.entries(reasons).map(([reason, n]) => `${reason} ×${n}`).join('; ');
-  return [`${condition}: ${failures} episode${failures === 1 ? '' : 's'} lost to the infrastructure after re-runs at the same seed (${why})`];
+  const why = Object.entries(reasons)
+    .map(([reason, n]) => `${reason} ×${n}`)
+    .join('; ');
+  return [
+    `${condition}: ${failures} episode${failures === 1 ? '' : 's'} lost to the infrastructure after re-runs at the same seed (${why})`,
+  ];
 }

@@ -9,7 +9,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { CampaignReport } from '../../evolution/report/report.js';
-import { DEFAULT_GATES, builtinDiagnoser, evaluatorRunner, parseSeedList, runCampaign, type CampaignSummary } from '../../evolution/index.js';
+import {
+  DEFAULT_GATES,
+  builtinDiagnoser,
+  evaluatorRunner,
+  parseSeedList,
+  runCampaign,
+  type CampaignSummary,
+} from '../../evolution/index.js';
 import { getTask, resolvePerturbation } from '../../sim/tabletop/index.js';
 import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
@@ -117,7 +124,14 @@ async function runOne(governance: GovernanceStageResult, pair: WeakPair, tagged:
     diagnoser: builtinDiagnoser(),
     log,
   });
-  return { task: pair.task, perturbation: pair.perturbation, parent_rate: pair.rate, campaign, learning_curve: learningCurve(campaign.root), ok: true };
+  return {
+    task: pair.task,
+    perturbation: pair.perturbation,
+    parent_rate: pair.rate,
+    campaign,
+    learning_curve: learningCurve(campaign.root),
+    ok: true,
+  };
 }
 
 /** Read from the campaign's report.json: development success per generation, parent and best candidate. */
@@ -128,6 +142,11 @@ function learningCurve(root: string): LearningPoint[] {
   return report.generations.map((g) => {
     const paired = g.candidates.flatMap((c) => c.gates.filter((x) => x.gate === 'paired'));
     const best = paired.length ? Math.max(...paired.map((x) => x.candidate_successes / Math.max(1, x.episodes))) : null;
-    return { generation: g.generation, parent: g.dev.successes / Math.max(1, g.dev.episodes), best_candidate: best, episodes: g.dev.episodes };
+    return {
+      generation: g.generation,
+      parent: g.dev.successes / Math.max(1, g.dev.episodes),
+      best_candidate: best,
+      episodes: g.dev.episodes,
+    };
   });
 }

@@ -64,7 +64,8 @@ export async function runExperiment(o: RunOptions, observer: RunObserver = {}): 
 
 function startReport(o: RunOptions): RunReport {
   const { out, started, resume, skillStore, autoApprove, executor: _executor, ...settings } = o;
-  if (!resume) return { started: (started ?? new Date()).toISOString(), out, settings: { ...settings, autoApprove }, stages: {}, timings: {} };
+  if (!resume)
+    return { started: (started ?? new Date()).toISOString(), out, settings: { ...settings, autoApprove }, stages: {}, timings: {} };
   // a promotion that waited for an approver is asked again: the operator may have decided since
   const stages = { ...resume.stages };
   if (stages.promotion?.awaiting_approval) delete stages.promotion;
@@ -80,7 +81,14 @@ function startReport(o: RunOptions): RunReport {
 
 /** The stages that run the embedded base policy: alone, governed, then evolved where weakest. */
 async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
-  const pool = { policy: 'embedded', episodes: o.episodes, firstSeed: FIRST_SEED, workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor };
+  const pool = {
+    policy: 'embedded',
+    episodes: o.episodes,
+    firstSeed: FIRST_SEED,
+    workers: o.workers,
+    envsPerWorker: o.envsPerWorker,
+    executor: o.executor,
+  };
   await stages.run('baseline', (progress) =>
     runBaselineStage({
       ...pool,
@@ -117,7 +125,9 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       log: (line) => stages.log('evolution', line),
     }),
   );
-  const promotion = await stages.run('promotion', async () => runPromotionStage(evolution, { db: o.skillStore, autoApprove: o.autoApprove }));
+  const promotion = await stages.run('promotion', async () =>
+    runPromotionStage(evolution, { db: o.skillStore, autoApprove: o.autoApprove }),
+  );
   if (promotion.awaiting_approval) {
     // two campaigns that promoted the same bundle share one skill
     const pending = [...new Set(promotion.skills.filter((s) => s.state === 'pending').map((s) => s.id))];
@@ -125,15 +135,20 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
     return;
   }
   await stages.run('final', (progress) =>
-    runFinalStage(governance, o.skillStore, evolution.campaigns.map((c) => c.task), {
-      ...pool,
-      critic: 'default',
-      conditions: PERTURBED_CONDITIONS,
-      recordDir: join(o.out, 'episodes', 'final'),
-      skillsDir: join(o.out, 'skills', 'final'),
-      onArm: (condition, run, i, n) => (arm = `${condition}: ${armName(run)} ${i + 1}/${n}`),
-      onProgress: (_condition, done, total) => progress(done, total, arm),
-    }),
+    runFinalStage(
+      governance,
+      o.skillStore,
+      evolution.campaigns.map((c) => c.task),
+      {
+        ...pool,
+        critic: 'default',
+        conditions: PERTURBED_CONDITIONS,
+        recordDir: join(o.out, 'episodes', 'final'),
+        skillsDir: join(o.out, 'skills', 'final'),
+        onArm: (condition, run, i, n) => (arm = `${condition}: ${armName(run)} ${i + 1}/${n}`),
+        onProgress: (_condition, done, total) => progress(done, total, arm),
+      },
+    ),
   );
 }
 

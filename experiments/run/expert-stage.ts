@@ -10,7 +10,11 @@ export interface ExpertStageResult {
   ok: boolean;
 }
 
-export async function runExpertStage(episodes: number, firstSeed: number, onProgress: (done: number, total: number) => void): Promise<ExpertStageResult> {
+export async function runExpertStage(
+  episodes: number,
+  firstSeed: number,
+  onProgress: (done: number, total: number) => void,
+): Promise<ExpertStageResult> {
   const env = (await createEnv()) as TabletopEnv;
   const tasks = listTasks();
   const result: ExpertStageResult = { episodes_per_task: episodes, tasks: {}, macro_success: 0, ok: true };

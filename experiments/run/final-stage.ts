@@ -38,7 +38,12 @@ export interface FinalStageResult {
 }
 
 /** `campaignTasks`: the tasks this run's campaigns ran on, whatever they promoted. */
-export async function runFinalStage(before: GovernanceStageResult, db: string, campaignTasks: readonly string[], o: Omit<GovernanceOptions, 'skillsDb'>): Promise<FinalStageResult> {
+export async function runFinalStage(
+  before: GovernanceStageResult,
+  db: string,
+  campaignTasks: readonly string[],
+  o: Omit<GovernanceOptions, 'skillsDb'>,
+): Promise<FinalStageResult> {
   const active = SkillStore.using(db, (s) => s.list().filter((r) => r.state === 'active'));
   if (active.length === 0) return { active_skills: [], governance: null, transfer: {}, problems: [], ok: true };
   const after = await runGovernanceStage({ ...o, skillsDb: db });
@@ -52,7 +57,11 @@ export async function runFinalStage(before: GovernanceStageResult, db: string, c
   };
 }
 
-function transferOf(before: GovernanceStageResult, after: GovernanceStageResult, sources: ReadonlySet<string>): Record<string, TaskTransfer> {
+function transferOf(
+  before: GovernanceStageResult,
+  after: GovernanceStageResult,
+  sources: ReadonlySet<string>,
+): Record<string, TaskTransfer> {
   const out: Record<string, TaskTransfer> = {};
   for (const [task, t] of Object.entries(after.skills?.tasks ?? {})) {
     const skills = t.decisions.filter((d) => d.loaded).map((d) => d.id);

@@ -48,7 +48,9 @@ export interface GovernanceOptions extends StageOptions {
 export async function runGovernanceStage(o: GovernanceOptions): Promise<GovernanceStageResult> {
   const tasks = listTasks().map((t) => t.id);
   const base = resolveCriticSpec(o.critic)!;
-  const composed = o.skillsDb ? withActiveSkills({ db: o.skillsDb, world: tabletop, critic: base, tasks, dir: o.skillsDir ?? join(o.recordDir, 'skills') }) : undefined;
+  const composed = o.skillsDb
+    ? withActiveSkills({ db: o.skillsDb, world: tabletop, critic: base, tasks, dir: o.skillsDir ?? join(o.recordDir, 'skills') })
+    : undefined;
   const critic = composed?.plan ?? base;
   const conditions: Record<string, GovernanceArms> = {};
   const fired: Record<string, SkillFiring[]> = {};

@@ -31,7 +31,17 @@ export function governanceSection(g: GovernanceStageResult): string[] {
 
 /** With --skills active: what loaded where, and per perturbation which skills fired in the both arm. */
 function skillsSection(skills: NonNullable<GovernanceStageResult['skills']>): string[] {
-  const lines = ['### Skills (`--skills active`)', '', 'The critic and both arms ran the default bundle composed with these skills where their guards hold:', '', '```', formatSkillsLoaded(skills), '```', ''];
-  for (const [condition, fired] of Object.entries(skills.fired)) lines.push(`Fired in the both arm under ${condition}:`, '', '```', formatSkillFirings(fired), '```', '');
+  const lines = [
+    '### Skills (`--skills active`)',
+    '',
+    'The critic and both arms ran the default bundle composed with these skills where their guards hold:',
+    '',
+    '```',
+    formatSkillsLoaded(skills),
+    '```',
+    '',
+  ];
+  for (const [condition, fired] of Object.entries(skills.fired))
+    lines.push(`Fired in the both arm under ${condition}:`, '', '```', formatSkillFirings(fired), '```', '');
   return lines;
 }

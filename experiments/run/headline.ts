@@ -29,7 +29,9 @@ export function headline(r: RunReport, reportPath: string): RunHeadline | undefi
   const finalArms = r.stages.final?.governance ?? governed;
   const before = Object.values(governed.conditions);
   const after = Object.values(finalArms.conditions);
-  const transfer = Object.fromEntries(Object.entries(r.stages.final?.transfer ?? {}).map(([t, x]) => [t, { before: x.before, after: x.after }]));
+  const transfer = Object.fromEntries(
+    Object.entries(r.stages.final?.transfer ?? {}).map(([t, x]) => [t, { before: x.before, after: x.after }]),
+  );
   return {
     baseline_macro: meanOf(before, (a) => a.macro.policy.value),
     critic_alone_macro: meanOf(before, (a) => a.macro.critic.value),

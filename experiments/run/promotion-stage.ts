@@ -49,7 +49,16 @@ export async function runPromotionStage(evolution: EvolutionStageResult | undefi
       const why = `zetta run --auto-approve: campaign ${run.campaign.campaign_id} passed every gate`;
       state = SkillStore.using(o.db, (s) => s.transition(skill.id, 'approve', { actor: AUTO_APPROVER, reason: why }).skill.state);
     }
-    skills.push({ id: skill.id, name: skill.content.name, state, created, auto_approved: approveNow, campaign_id: run.campaign.campaign_id, task: run.task, perturbation: run.perturbation });
+    skills.push({
+      id: skill.id,
+      name: skill.content.name,
+      state,
+      created,
+      auto_approved: approveNow,
+      campaign_id: run.campaign.campaign_id,
+      task: run.task,
+      perturbation: run.perturbation,
+    });
   }
   return {
     db: o.db,

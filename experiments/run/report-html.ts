@@ -53,8 +53,18 @@ function headlineTable(h: RunHeadline): string {
 function promotionText(r: RunReport): string {
   const p = r.stages.promotion!;
   if (p.skills.length === 0) return '<p>No campaign promoted a bundle, so no skill was added.</p>';
-  const how = (s: PromotedSkill) => (s.auto_approved ? 'approved by <code>auto</code> (--auto-approve)' : s.state === 'pending' ? '<b>pending</b>: waiting for an approver' : esc(s.state));
-  const rows = p.skills.map((s) => `<tr><td><code>${esc(s.id)}</code></td><td>${esc(s.name)}</td><td>${esc(s.task)}</td><td>${esc(s.perturbation)}</td><td>${how(s)}</td></tr>`).join('');
+  const how = (s: PromotedSkill) =>
+    s.auto_approved
+      ? 'approved by <code>auto</code> (--auto-approve)'
+      : s.state === 'pending'
+        ? '<b>pending</b>: waiting for an approver'
+        : esc(s.state);
+  const rows = p.skills
+    .map(
+      (s) =>
+        `<tr><td><code>${esc(s.id)}</code></td><td>${esc(s.name)}</td><td>${esc(s.task)}</td><td>${esc(s.perturbation)}</td><td>${how(s)}</td></tr>`,
+    )
+    .join('');
   return `<table><tr><th>skill</th><th>name</th><th>campaign task</th><th>perturbation</th><th>state</th></tr>${rows}</table><p class="note">Skill store <code>${esc(p.db)}</code>.</p>`;
 }
 
@@ -75,7 +85,15 @@ function perTaskCharts(before: GovernanceStageResult, after: GovernanceStageResu
         return { label: task.split('/')[1] ?? task, bars };
       });
       const series = ['policy alone', 'critic alone', 'policy + critic', ...(later ? ['final (with skills)'] : [])];
-      const chart = barChart({ title: `${condition}: success per task (95% intervals)`, groups, series, yMax: 1, yLabel: 'success rate', format: pct, fit: 'natural' });
+      const chart = barChart({
+        title: `${condition}: success per task (95% intervals)`,
+        groups,
+        series,
+        yMax: 1,
+        yLabel: 'success rate',
+        format: pct,
+        fit: 'natural',
+      });
       return `<div class="wide">${chart}</div>`;
     })
     .join('\n');
@@ -96,10 +114,19 @@ function armsSection(before: GovernanceStageResult, after: GovernanceStageResult
     };
   });
   const series = ['policy alone', 'critic alone', 'policy + critic', ...(after ? ['final (with skills)'] : [])];
-  const chart = barChart({ title: 'Macro success per perturbation (95% intervals)', groups, series, yMax: 1, yLabel: 'macro success', format: pct });
+  const chart = barChart({
+    title: 'Macro success per perturbation (95% intervals)',
+    groups,
+    series,
+    yMax: 1,
+    yLabel: 'macro success',
+    format: pct,
+  });
   const row = (name: string, a: GovernanceArms, f: GovernanceArms | undefined) =>
     `<tr><td>${esc(name)}</td><td>${points(a.macro.synergy.value)} [${points(a.macro.synergy.low)}, ${points(a.macro.synergy.high)}]</td><td>${f ? `${points(f.macro.synergy.value)} [${points(f.macro.synergy.low)}, ${points(f.macro.synergy.high)}]` : '—'}</td></tr>`;
-  const rows = Object.entries(before.conditions).map(([c, a]) => row(c, a, after?.conditions[c])).join('');
+  const rows = Object.entries(before.conditions)
+    .map(([c, a]) => row(c, a, after?.conditions[c]))
+    .join('');
   const table = `<table><tr><th>perturbation</th><th>synergy, default critic (points, 95% interval)</th><th>synergy, final system</th></tr>${rows}</table>`;
   return `${chart}${table}<p class="note">synergy = both − max(policy alone, critic alone), per task, then the mean over tasks.</p>`;
 }
@@ -125,17 +152,45 @@ function interventionsChart(g: GovernanceStageResult): string {
   const conditions = Object.keys(g.interventions);
   const rules = [...new Set(conditions.flatMap((c) => Object.keys(g.interventions[c]!)))].sort();
   if (rules.length === 0) return '<p>No rule fired.</p>';
-  const groups = rules.map((rule) => ({ label: rule, bars: conditions.map((c, i) => ({ value: g.interventions[c]![rule] ?? 0, series: i })) }));
+  const groups = rules.map((rule) => ({
+    label: rule,
+    bars: conditions.map((c, i) => ({ value: g.interventions[c]![rule] ?? 0, series: i })),
+  }));
   const yMax = Math.max(1, ...groups.flatMap((x) => x.bars.map((b) => b.value)));
-  return barChart({ title: 'Critic decisions per rule, policy + critic arm, all episodes', groups, series: conditions, yMax, yLabel: 'decisions', format: (v) => String(Math.round(v)) });
+  return barChart({
+    title: 'Critic decisions per rule, policy + critic arm, all episodes',
+    groups,
+    series: conditions,
+    yMax,
+    yLabel: 'decisions',
+    format: (v) => String(Math.round(v)),
+  });
 }
 
 function transferSection(r: RunReport): string {
   const t = r.stages.final!.transfer;
-  const groups = Object.entries(t).map(([task, x]) => ({ label: task.split('/')[1] ?? task, bars: [{ value: x.before, series: 0 }, { value: x.after, series: 1 }] }));
-  const chart = barChart({ title: 'Tasks no campaign ran on: policy + critic, without and with the skills', groups, series: ['without skills', 'with skills'], yMax: 1, yLabel: 'success rate', format: pct });
+  const groups = Object.entries(t).map(([task, x]) => ({
+    label: task.split('/')[1] ?? task,
+    bars: [
+      { value: x.before, series: 0 },
+      { value: x.after, series: 1 },
+    ],
+  }));
+  const chart = barChart({
+    title: 'Tasks no campaign ran on: policy + critic, without and with the skills',
+    groups,
+    series: ['without skills', 'with skills'],
+    yMax: 1,
+    yLabel: 'success rate',
+    format: pct,
+  });
   const rows = Object.entries(t)
-    .flatMap(([task, x]) => Object.entries(x.conditions).map(([c, y]) => `<tr><td>${esc(task)}</td><td>${esc(c)}</td><td>${pct(y.before)}</td><td>${pct(y.after)}</td><td>${y.b} / ${y.c}</td><td>${y.p_value.toPrecision(3)}</td></tr>`))
+    .flatMap(([task, x]) =>
+      Object.entries(x.conditions).map(
+        ([c, y]) =>
+          `<tr><td>${esc(task)}</td><td>${esc(c)}</td><td>${pct(y.before)}</td><td>${pct(y.after)}</td><td>${y.b} / ${y.c}</td><td>${y.p_value.toPrecision(3)}</td></tr>`,
+      ),
+    )
     .join('');
   return `${chart}<table><tr><th>task</th><th>perturbation</th><th>without</th><th>with</th><th>discordant seeds (gained / lost)</th><th>McNemar p (one-sided)</th></tr>${rows}</table>`;
 }

@@ -18,15 +18,28 @@ export function renderMarkdown(r: RunReport): string {
   const lines = [`# zetta run`, '', `Started ${r.started}${r.finished ? `, finished ${r.finished}` : ' (running or interrupted)'}.`, ''];
   const { wire, expert, baseline, governance, evolution } = r.stages;
   if (wire) {
-    const py = 'skipped' in wire.python ? `skipped (${wire.python.skipped})` : `p50 ${wire.python.p50_ms.toFixed(2)} ms, max difference from Node ${wire.python.max_abs_diff_vs_node.toExponential(1)}`;
-    lines.push('## Policy wire', '', `- Node ONNX server over ZeroMQ: p50 ${wire.node.p50_ms.toFixed(2)} ms, p99 ${wire.node.p99_ms.toFixed(2)} ms (${wire.node.requests} requests)`, `- Python shim: ${py}`, '');
+    const py =
+      'skipped' in wire.python
+        ? `skipped (${wire.python.skipped})`
+        : `p50 ${wire.python.p50_ms.toFixed(2)} ms, max difference from Node ${wire.python.max_abs_diff_vs_node.toExponential(1)}`;
+    lines.push(
+      '## Policy wire',
+      '',
+      `- Node ONNX server over ZeroMQ: p50 ${wire.node.p50_ms.toFixed(2)} ms, p99 ${wire.node.p99_ms.toFixed(2)} ms (${wire.node.requests} requests)`,
+      `- Python shim: ${py}`,
+      '',
+    );
   }
   if (expert || baseline) lines.push(...successTable(expert, baseline));
   if (governance) lines.push(...governanceSection(governance));
   if (evolution) lines.push(...evolutionSection(evolution));
   if (r.stages.promotion || r.stages.final) lines.push(...skillsSection(r));
-  const problems = [...(baseline?.problems ?? []).map((p) => `baseline: ${p}`), ...(governance?.problems ?? []).map((p) => `governance: ${p}`)];
-  if (wire && !wire.ok) problems.unshift('wire: the Node and Python servers did not both answer every request with agreeing chunks (see the figures above)');
+  const problems = [
+    ...(baseline?.problems ?? []).map((p) => `baseline: ${p}`),
+    ...(governance?.problems ?? []).map((p) => `governance: ${p}`),
+  ];
+  if (wire && !wire.ok)
+    problems.unshift('wire: the Node and Python servers did not both answer every request with agreeing chunks (see the figures above)');
   if (problems.length) lines.push('## Problems', '', ...problems.map((p) => `- ${p}`), '');
   for (const s of r.skipped ?? []) lines.push(`- skipped: ${s}`);
   return `${lines.join('\n')}\n`;
@@ -35,12 +48,21 @@ export function renderMarkdown(r: RunReport): string {
 function successTable(expert: ExpertStageResult | undefined, baseline: BaselineStageResult | undefined): string[] {
   // The expert (the upper bound) and the base policy alone, per condition it ran.
   const columns: { title: string; result: BaselineStageResult; condition: string }[] = [];
-  for (const condition of Object.keys(baseline?.conditions ?? {})) columns.push({ title: `policy, ${condition}`, result: baseline!, condition });
+  for (const condition of Object.keys(baseline?.conditions ?? {}))
+    columns.push({ title: `policy, ${condition}`, result: baseline!, condition });
   const tasks = Object.keys(expert?.tasks ?? baseline?.conditions[columns[0]?.condition ?? '']?.tasks ?? {});
   const header = ['task', ...(expert ? ['expert'] : []), ...columns.map((c) => c.title)];
   const cell = (t: { success: number; episodes: number } | undefined) => (t ? `${t.success}/${t.episodes}` : '—');
-  const rows = tasks.map((task) => [task, ...(expert ? [cell(expert.tasks[task])] : []), ...columns.map((c) => cell(c.result.conditions[c.condition]!.tasks[task]))]);
-  const macro = ['**macro**', ...(expert ? [pct(expert.macro_success)] : []), ...columns.map((c) => pct(c.result.conditions[c.condition]!.macro_success))];
+  const rows = tasks.map((task) => [
+    task,
+    ...(expert ? [cell(expert.tasks[task])] : []),
+    ...columns.map((c) => cell(c.result.conditions[c.condition]!.tasks[task])),
+  ]);
+  const macro = [
+    '**macro**',
+    ...(expert ? [pct(expert.macro_success)] : []),
+    ...columns.map((c) => pct(c.result.conditions[c.condition]!.macro_success)),
+  ];
   return [
     '## Success per task',
     '',
@@ -52,13 +74,18 @@ function successTable(expert: ExpertStageResult | undefined, baseline: BaselineS
 }
 
 function evolutionSection(e: EvolutionStageResult): string[] {
-  if (e.campaigns.length === 0) return ['## Evolution', '', 'No campaign ran: policy + critic solved every task under every perturbation.', ''];
+  if (e.campaigns.length === 0)
+    return ['## Evolution', '', 'No campaign ran: policy + critic solved every task under every perturbation.', ''];
   const rows = e.campaigns.map((c) => {
     const h = c.campaign.heldout;
     const conf = c.campaign.confirmation;
-    const confirmed = conf ? `${conf.parent_success} → ${conf.candidate_success} of ${conf.episodes} (p = ${conf.p_value.toPrecision(3)})` : '—';
+    const confirmed = conf
+      ? `${conf.parent_success} → ${conf.candidate_success} of ${conf.episodes} (p = ${conf.p_value.toPrecision(3)})`
+      : '—';
     const verdict = c.campaign.promoted ? `promoted ${c.campaign.bundle_sha256?.slice(0, 12)}` : 'nothing promoted';
-    const heldout = c.campaign.promoted ? `${h.parent_success} → ${h.candidate_success} of ${h.episodes}` : `parent ${h.parent_success ?? '—'} of ${h.episodes ?? '—'}`;
+    const heldout = c.campaign.promoted
+      ? `${h.parent_success} → ${h.candidate_success} of ${h.episodes}`
+      : `parent ${h.parent_success ?? '—'} of ${h.episodes ?? '—'}`;
     return `| ${c.task} | ${c.perturbation} | ${pct(c.parent_rate)} | ${c.campaign.generations} | ${verdict} | ${heldout} | ${confirmed} | \`${c.campaign.report}\` |`;
   });
   return [
@@ -78,14 +105,29 @@ function skillsSection(r: RunReport): string[] {
   const f = r.stages.final;
   const lines = ['## Skills', ''];
   for (const skill of p?.skills ?? []) {
-    const how = skill.auto_approved ? 'approved by `auto` (--auto-approve)' : skill.state === 'pending' ? '**pending**, waiting for an approver' : skill.state;
-    lines.push(`- The bundle of the campaign on ${skill.task} under ${skill.perturbation} is skill \`${skill.id}\` (${skill.name}) in \`${p!.db}\`: ${how}.`);
+    const how = skill.auto_approved
+      ? 'approved by `auto` (--auto-approve)'
+      : skill.state === 'pending'
+        ? '**pending**, waiting for an approver'
+        : skill.state;
+    lines.push(
+      `- The bundle of the campaign on ${skill.task} under ${skill.perturbation} is skill \`${skill.id}\` (${skill.name}) in \`${p!.db}\`: ${how}.`,
+    );
   }
   if (p && p.skills.length === 0) lines.push('- No campaign promoted a bundle: no skill was added.');
-  if (r.awaiting) lines.push(`- Approve or reject ${r.awaiting.skills.length > 1 ? 'them' : 'it'} in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`);
+  if (r.awaiting)
+    lines.push(
+      `- Approve or reject ${r.awaiting.skills.length > 1 ? 'them' : 'it'} in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`,
+    );
   if (f && !f.governance) lines.push('- No skill is active: the final system is the policy with the default critic.');
-  if (f?.governance) lines.push(`- Final system (default critic + ${f.active_skills.length} active skill(s)): mean synergy ${(100 * f.governance.mean_synergy).toFixed(1)} points.`);
-  for (const [task, t] of Object.entries(f?.transfer ?? {})) lines.push(`- Transfer to ${task} (no campaign ran on it): policy + critic ${pct(t.before)} → ${pct(t.after)} with ${t.skills.join(', ')}.`);
+  if (f?.governance)
+    lines.push(
+      `- Final system (default critic + ${f.active_skills.length} active skill(s)): mean synergy ${(100 * f.governance.mean_synergy).toFixed(1)} points.`,
+    );
+  for (const [task, t] of Object.entries(f?.transfer ?? {}))
+    lines.push(
+      `- Transfer to ${task} (no campaign ran on it): policy + critic ${pct(t.before)} → ${pct(t.after)} with ${t.skills.join(', ')}.`,
+    );
   return [...lines, ''];
 }
 

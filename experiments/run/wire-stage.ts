@@ -21,7 +21,11 @@ export interface WireStageResult {
 /** float32 numpy and onnxruntime sum in different orders; they agree to well within this. */
 const AGREEMENT_TOLERANCE = 1e-4;
 
-export async function runWireStage(dir: string, requests: number, onProgress: (done: number, total: number) => void): Promise<WireStageResult> {
+export async function runWireStage(
+  dir: string,
+  requests: number,
+  onProgress: (done: number, total: number) => void,
+): Promise<WireStageResult> {
   const { onnx: onnxPath, npz: npzPath } = writeDemoMlp(dir, { seed: 1, policyId: 'demo-mlp', npz: true });
   const observations = Array.from({ length: requests }, (_, i) => liberoObservation(i));
 
@@ -62,7 +66,13 @@ async function drive(endpoint: string, observations: Observation[], onProgress: 
   return { stats: { requests: latencies.length, p50_ms: s.p50, p99_ms: s.p99 }, chunks };
 }
 
-async function drivePython(npzPath: string, dir: string, observations: Observation[], nodeChunks: Float32Array[], onProgress: (done: number) => void) {
+async function drivePython(
+  npzPath: string,
+  dir: string,
+  observations: Observation[],
+  nodeChunks: Float32Array[],
+  onProgress: (done: number) => void,
+) {
   let shim: Awaited<ReturnType<typeof startPythonPolicyServer>>;
   try {
     shim = await startPythonPolicyServer({ policy: `npz-mlp:${npzPath}`, bind: `ipc://${join(dir, 'python-shim.sock')}` });

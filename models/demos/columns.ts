@@ -5,7 +5,10 @@ export class FloatColumn {
   private data: Float32Array;
   private rows = 0;
 
-  constructor(readonly width: number, initialRows = 1024) {
+  constructor(
+    readonly width: number,
+    initialRows = 1024,
+  ) {
     this.data = new Float32Array(width * initialRows);
   }
 
@@ -32,7 +35,7 @@ export class FloatColumn {
 
   private reserve(rows: number): void {
     if (rows * this.width <= this.data.length) return;
-    const grown = new Float32Array(Math.max(rows, this.data.length / this.width * 2) * this.width);
+    const grown = new Float32Array(Math.max(rows, (this.data.length / this.width) * 2) * this.width);
     grown.set(this.data);
     this.data = grown;
   }

@@ -68,7 +68,8 @@ export class TaskDemos {
     if (!open) throw new Error('endEpisode outside an episode');
     this.open = undefined;
     if (!keep) {
-      for (const c of [this.state, this.objects, this.taskOneHot, this.stepInput, this.actions, this.executed, this.episode, this.step]) c.truncate(open.start);
+      for (const c of [this.state, this.objects, this.taskOneHot, this.stepInput, this.actions, this.executed, this.episode, this.step])
+        c.truncate(open.start);
       return;
     }
     this.episodeSeed.push(open.plan.seed);
@@ -110,6 +111,7 @@ export class TaskDemos {
 
 function floats(obs: PolicyObservation, key: string): Float32Array {
   const v = obs[key] as NdArray | string | undefined;
-  if (v === undefined || typeof v === 'string' || !(v.data instanceof Float32Array)) throw new Error(`policy observation has no float32 '${key}'`);
+  if (v === undefined || typeof v === 'string' || !(v.data instanceof Float32Array))
+    throw new Error(`policy observation has no float32 '${key}'`);
   return v.data;
 }

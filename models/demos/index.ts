@@ -79,7 +79,13 @@ export async function recordDemos(o: DemoOptions): Promise<DemoSummary> {
     tasks.forEach((task, i) => {
       o.onTaskStart?.(task, i, tasks.length);
       const onEpisode = (e: EpisodeOutcome) => o.onEpisode?.(task, e);
-      const { demos, summary } = recordTask(env, task, { episodes: o.episodes, noiseStd, initialStates, keepFailed: o.keepFailed ?? false, onEpisode });
+      const { demos, summary } = recordTask(env, task, {
+        episodes: o.episodes,
+        noiseStd,
+        initialStates,
+        keepFailed: o.keepFailed ?? false,
+        onEpisode,
+      });
       perTask[task] = { ...summary, file: writeTaskDemos(o.out, demos) };
       o.onTaskDone?.(summary);
     });

@@ -11,7 +11,12 @@ export class ExecutionNoise {
   private readonly out = new Float64Array(ACTION_DIM);
 
   /** A stream of its own per (task, seed, pass): it never shifts the scene's random choices. */
-  constructor(task: string, seed: number, pass: number, private readonly std: number) {
+  constructor(
+    task: string,
+    seed: number,
+    pass: number,
+    private readonly std: number,
+  ) {
     this.rng = Rng.derive(task, seed, `demos/execution-noise/${pass}`);
   }
 

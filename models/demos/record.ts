@@ -15,7 +15,13 @@ export interface EpisodeOutcome {
 }
 
 /** One episode into `demos`; kept when it succeeded, or always with `keepFailed`. */
-export function recordEpisode(env: TabletopEnv, writer: PolicyObservationWriter, demos: TaskDemos, plan: DemoEpisodePlan, keepFailed: boolean): EpisodeOutcome {
+export function recordEpisode(
+  env: TabletopEnv,
+  writer: PolicyObservationWriter,
+  demos: TaskDemos,
+  plan: DemoEpisodePlan,
+  keepFailed: boolean,
+): EpisodeOutcome {
   if (plan.seed >= HELD_OUT_SEED_MIN) throw new RangeError(`training seed ${plan.seed} is in the held-out range (≥ ${HELD_OUT_SEED_MIN})`);
   // No perturbation: demonstrations come from the nominal scene distribution only.
   const reset = env.resetSync({ task: demos.task, seed: plan.seed });

@@ -22,7 +22,8 @@ export interface DemoEpisodePlan {
  * HELD_OUT_SEED_MIN, so no training scene is ever an evaluation scene.
  */
 export function checkInitialStates(initialStates: number): number {
-  if (!Number.isInteger(initialStates) || initialStates < 1) throw new RangeError(`initial states must be an integer ≥ 1, got ${initialStates}`);
+  if (!Number.isInteger(initialStates) || initialStates < 1)
+    throw new RangeError(`initial states must be an integer ≥ 1, got ${initialStates}`);
   if (initialStates > HELD_OUT_SEED_MIN) {
     throw new RangeError(
       `${initialStates} initial states would use seeds 0..${initialStates - 1}, reaching the held-out evaluation seeds (≥ ${HELD_OUT_SEED_MIN}); at most ${HELD_OUT_SEED_MIN}`,

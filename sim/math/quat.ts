@@ -6,8 +6,14 @@ export type Quat = [number, number, number, number];
 
 /** out = a ⊗ b. `out` may alias neither input. */
 export function quatMul(out: Float64Array | number[], a: ArrayLike<number>, b: ArrayLike<number>): void {
-  const aw = a[0], ax = a[1], ay = a[2], az = a[3];
-  const bw = b[0], bx = b[1], by = b[2], bz = b[3];
+  const aw = a[0],
+    ax = a[1],
+    ay = a[2],
+    az = a[3];
+  const bw = b[0],
+    bx = b[1],
+    by = b[2],
+    bz = b[3];
   out[0] = aw * bw - ax * bx - ay * by - az * bz;
   out[1] = aw * bx + ax * bw + ay * bz - az * by;
   out[2] = aw * by - ax * bz + ay * bw + az * bx;
@@ -36,7 +42,10 @@ export function quatFromRotvec(out: Float64Array | number[], rx: number, ry: num
 export function rotvecFromQuat(out: Float64Array | Float32Array | number[], q: ArrayLike<number>, offset = 0, qOffset = 0): void {
   // q and −q are the same rotation; pick w ≥ 0 so the angle lies in [0, π].
   const sign = q[qOffset] < 0 ? -1 : 1;
-  const w = sign * q[qOffset], x = sign * q[qOffset + 1], y = sign * q[qOffset + 2], z = sign * q[qOffset + 3];
+  const w = sign * q[qOffset],
+    x = sign * q[qOffset + 1],
+    y = sign * q[qOffset + 2],
+    z = sign * q[qOffset + 3];
   const sinHalf = Math.hypot(x, y, z);
   const angle = 2 * Math.atan2(sinHalf, w);
   const k = sinHalf < 1e-12 ? 2 : angle / sinHalf;

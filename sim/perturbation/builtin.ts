@@ -27,7 +27,10 @@ export function resolvePerturbation(nameOrPath: string): Perturbation {
   if (/^[a-z0-9-]+$/.test(nameOrPath) && !existsSync(nameOrPath)) {
     const names = builtinPerturbationNames();
     if (!names.includes(nameOrPath)) {
-      throw new PerturbationError(`no built-in perturbation "${nameOrPath}" (built-in: ${names.join(', ')}); give a file path instead`, '(file)');
+      throw new PerturbationError(
+        `no built-in perturbation "${nameOrPath}" (built-in: ${names.join(', ')}); give a file path instead`,
+        '(file)',
+      );
     }
     return loadPerturbation(`${builtinDir()}${nameOrPath}.json`);
   }

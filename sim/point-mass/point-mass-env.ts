@@ -18,7 +18,16 @@ const APPROACHED_M = 0.15;
 const REACHED_M = 0.03;
 
 /** The frame's keys; the schema (point-mass-world.ts) names them. */
-export const POINT_MASS_FEATURE_KEYS = ['x', 'y', 'goal_dx', 'goal_dy', 'goal_dist', 'true_goal_dist', 'wall_contact', 'milestones_reached'] as const;
+export const POINT_MASS_FEATURE_KEYS = [
+  'x',
+  'y',
+  'goal_dx',
+  'goal_dy',
+  'goal_dist',
+  'true_goal_dist',
+  'wall_contact',
+  'milestones_reached',
+] as const;
 const K = Object.fromEntries(POINT_MASS_FEATURE_KEYS.map((k, i) => [k, i])) as Record<(typeof POINT_MASS_FEATURE_KEYS)[number], number>;
 
 export class PointMassEnv implements Env {
@@ -37,17 +46,25 @@ export class PointMassEnv implements Env {
 
   spec(): EnvSpec {
     return {
-      task: this.task.id, suite: this.task.suite, instruction: this.task.instruction,
-      actionDim: 7, actionScale: { position: STEP_M, rotation: 0 },
-      stateDim: STATE_DIM, stateNames: STATE_NAMES, objects: ['goal'],
-      controlHz: CONTROL_HZ, maxSteps: this.task.maxSteps, milestones: this.task.milestones,
+      task: this.task.id,
+      suite: this.task.suite,
+      instruction: this.task.instruction,
+      actionDim: 7,
+      actionScale: { position: STEP_M, rotation: 0 },
+      stateDim: STATE_DIM,
+      stateNames: STATE_NAMES,
+      objects: ['goal'],
+      controlHz: CONTROL_HZ,
+      maxSteps: this.task.maxSteps,
+      milestones: this.task.milestones,
       features: POINT_MASS_FEATURE_KEYS,
     };
   }
 
   async reset(options: ResetOptions): Promise<ResetResult> {
     const task = POINT_MASS_TASKS.find((t) => t.id === options.task);
-    if (!task) throw new SimInputError(`unknown point-mass task "${options.task}"; known tasks: ${POINT_MASS_TASKS.map((t) => t.id).join(', ')}`);
+    if (!task)
+      throw new SimInputError(`unknown point-mass task "${options.task}"; known tasks: ${POINT_MASS_TASKS.map((t) => t.id).join(', ')}`);
     this.task = task;
     const layout = Rng.derive(task.id, options.seed, 'layout');
     this.pos.set([layout.uniform(-0.3, -0.2), layout.uniform(-0.1, 0.1)]);
@@ -61,7 +78,9 @@ export class PointMassEnv implements Env {
     this.blocked = false;
     this.reached = [];
     this.observeNow();
-    const resetDigest = createHash('sha256').update(JSON.stringify({ task: task.id, seed: options.seed, pos: [...this.pos], goal: [...this.goal], noise: this.noise })).digest('hex');
+    const resetDigest = createHash('sha256')
+      .update(JSON.stringify({ task: task.id, seed: options.seed, pos: [...this.pos], goal: [...this.goal], noise: this.noise }))
+      .digest('hex');
     return { obs: this.obs, info: { resetDigest, instruction: task.instruction } };
   }
 
@@ -74,7 +93,12 @@ export class PointMassEnv implements Env {
     this.track();
     this.observeNow();
     const success = this.reached.includes('goal.reached');
-    return { obs: this.obs, reward: success ? 1 : 0, done: success || this.t >= this.task.maxSteps, info: { success, milestones: this.reached } };
+    return {
+      obs: this.obs,
+      reward: success ? 1 : 0,
+      done: success || this.t >= this.task.maxSteps,
+      info: { success, milestones: this.reached },
+    };
   }
 
   observe(): Observation {

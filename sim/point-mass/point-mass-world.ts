@@ -11,18 +11,59 @@ import { POINT_MASS_TASKS } from './tasks.js';
 export const POINT_MASS_FEATURES: FeatureSchema = Object.freeze({
   world: 'point-mass',
   features: Object.freeze([
-    { name: 'observed.goal_dx', key: 'goal_dx', unit: 'm', kind: 'number', meaning: 'perceived goal position minus the mass, x', provenance: 'observed' },
-    { name: 'observed.goal_dy', key: 'goal_dy', unit: 'm', kind: 'number', meaning: 'perceived goal position minus the mass, y', provenance: 'observed' },
-    { name: 'observed.goal_dist', key: 'goal_dist', unit: 'm', kind: 'number', meaning: 'perceived distance from the mass to the goal', provenance: 'observed' },
-    { name: 'privileged.goal_dist', key: 'true_goal_dist', unit: 'm', kind: 'number', meaning: 'true distance from the mass to the goal', provenance: 'privileged' },
-    { name: 'privileged.wall_contact', key: 'wall_contact', unit: 'bool', kind: 'boolean', meaning: 'the last step ran into the wall', provenance: 'privileged' },
+    {
+      name: 'observed.goal_dx',
+      key: 'goal_dx',
+      unit: 'm',
+      kind: 'number',
+      meaning: 'perceived goal position minus the mass, x',
+      provenance: 'observed',
+    },
+    {
+      name: 'observed.goal_dy',
+      key: 'goal_dy',
+      unit: 'm',
+      kind: 'number',
+      meaning: 'perceived goal position minus the mass, y',
+      provenance: 'observed',
+    },
+    {
+      name: 'observed.goal_dist',
+      key: 'goal_dist',
+      unit: 'm',
+      kind: 'number',
+      meaning: 'perceived distance from the mass to the goal',
+      provenance: 'observed',
+    },
+    {
+      name: 'privileged.goal_dist',
+      key: 'true_goal_dist',
+      unit: 'm',
+      kind: 'number',
+      meaning: 'true distance from the mass to the goal',
+      provenance: 'privileged',
+    },
+    {
+      name: 'privileged.wall_contact',
+      key: 'wall_contact',
+      unit: 'bool',
+      kind: 'boolean',
+      meaning: 'the last step ran into the wall',
+      provenance: 'privileged',
+    },
   ] as const),
 });
 
 /** `observation/goal`: the perceived goal relative to the mass (x, y), what a reaching policy needs. */
 export const POINT_MASS_POLICY_KEY = 'observation/goal';
 
-const worldTask = (t: WorldTask): WorldTask => ({ id: t.id, suite: t.suite, instruction: t.instruction, maxSteps: t.maxSteps, milestones: t.milestones });
+const worldTask = (t: WorldTask): WorldTask => ({
+  id: t.id,
+  suite: t.suite,
+  instruction: t.instruction,
+  maxSteps: t.maxSteps,
+  milestones: t.milestones,
+});
 
 export const world: World = {
   name: 'point-mass',

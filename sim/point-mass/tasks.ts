@@ -14,5 +14,12 @@ const MILESTONES = ['goal.approached', 'goal.reached'];
 
 export const POINT_MASS_TASKS: readonly PointMassTask[] = [
   { id: 'reach/open', suite: 'reach', instruction: 'move to the goal', maxSteps: 120, milestones: MILESTONES, wall: null },
-  { id: 'reach/around_wall', suite: 'reach', instruction: 'move to the goal around the wall', maxSteps: 160, milestones: MILESTONES, wall: { x: 0, halfLength: 0.2 } },
+  {
+    id: 'reach/around_wall',
+    suite: 'reach',
+    instruction: 'move to the goal around the wall',
+    maxSteps: 160,
+    milestones: MILESTONES,
+    wall: { x: 0, halfLength: 0.2 },
+  },
 ];

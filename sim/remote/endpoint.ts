@@ -32,7 +32,8 @@ export function parseEndpoint(text: string): RemoteEnvEndpoint {
   else throw new SimInputError(`env "${text}": ${usage}`);
   const params = new URLSearchParams(query);
   for (const key of params.keys()) {
-    if (!['socket', 'timeout_ms', 'reset_timeout_ms'].includes(key)) throw new SimInputError(`env "${text}": unknown setting "${key}"; ${usage}`);
+    if (!['socket', 'timeout_ms', 'reset_timeout_ms'].includes(key))
+      throw new SimInputError(`env "${text}": unknown setting "${key}"; ${usage}`);
   }
   const socket = params.get('socket') ?? 'req';
   if (socket !== 'req' && socket !== 'dealer') throw new SimInputError(`env "${text}": socket must be req or dealer, got "${socket}"`);

@@ -49,7 +49,8 @@ export class EnvSocket {
   private async attempt(op: string, fields: Record<string, unknown>, leftMs: number, timeoutMs: number): Promise<unknown> {
     if (this.lost) {
       this.discard();
-      if (op === 'step') throw this.unavailable(op, 'disconnected', `closed the connection before "${op}" (did the server exit?); its episode is gone`);
+      if (op === 'step')
+        throw this.unavailable(op, 'disconnected', `closed the connection before "${op}" (did the server exit?); its episode is gone`);
     }
     const socket = this.open();
     let timer: NodeJS.Timeout | undefined;

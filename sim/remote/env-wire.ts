@@ -15,7 +15,12 @@ const dtype = z.enum(Object.keys(DTYPE_BYTES) as [DType, ...DType[]]);
 const positiveInt = z.number().int().positive();
 
 const featureSchema = z.object({
-  name: z.string().min(1).refine((n) => !RESERVED_PREFIXES.some((p) => n.startsWith(p)), { message: `must not start with ${RESERVED_PREFIXES.join(', ')} (the critic's own features)` }),
+  name: z
+    .string()
+    .min(1)
+    .refine((n) => !RESERVED_PREFIXES.some((p) => n.startsWith(p)), {
+      message: `must not start with ${RESERVED_PREFIXES.join(', ')} (the critic's own features)`,
+    }),
   unit: z.string(),
   kind: z.enum(['number', 'boolean']),
   provenance: z.enum(['observed', 'privileged']),
@@ -27,8 +32,12 @@ const box = z.tuple([z.number(), z.number(), z.number()]);
 export const envSpecSchema = z
   .object({
     name: z.string().min(1),
-    suites: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).refine((s) => Object.keys(s).length > 0, { message: 'must name at least one suite' }),
-    action_dim: z.literal(WIRE_ACTION_DIM, { message: `must be ${WIRE_ACTION_DIM}: the runtime sends LIBERO's [dx, dy, dz, dax, day, daz, gripper]; a server maps it to its robot's own` }),
+    suites: z
+      .record(z.string().min(1), z.array(z.string().min(1)).min(1))
+      .refine((s) => Object.keys(s).length > 0, { message: 'must name at least one suite' }),
+    action_dim: z.literal(WIRE_ACTION_DIM, {
+      message: `must be ${WIRE_ACTION_DIM}: the runtime sends LIBERO's [dx, dy, dz, dax, day, daz, gripper]; a server maps it to its robot's own`,
+    }),
     control_hz: z.number().positive(),
     max_steps: z.record(z.string(), positiveInt),
     observation: z.record(z.string().min(1), z.object({ dtype, shape: z.array(z.number().int().nonnegative()) })),
@@ -41,7 +50,8 @@ export const envSpecSchema = z
   })
   .superRefine((spec, ctx) => {
     for (const suite of Object.keys(spec.suites)) {
-      if (spec.max_steps[suite] === undefined) ctx.addIssue({ code: 'custom', path: ['max_steps', suite], message: `missing: every suite needs its max steps` });
+      if (spec.max_steps[suite] === undefined)
+        ctx.addIssue({ code: 'custom', path: ['max_steps', suite], message: `missing: every suite needs its max steps` });
     }
     const seen = new Set<string>();
     spec.features.forEach((f, i) => {
@@ -128,7 +138,8 @@ export function checkObservation(op: string, obs: WireObservation, declared: Wir
     }
   }
   for (const [key, value] of Object.entries(obs)) {
-    if (typeof value !== 'string' && declared[key] === undefined) throw new RemoteEnvReplyError(op, `obs.${key}`, 'an array the spec does not declare');
+    if (typeof value !== 'string' && declared[key] === undefined)
+      throw new RemoteEnvReplyError(op, `obs.${key}`, 'an array the spec does not declare');
   }
 }
 
@@ -139,7 +150,9 @@ export function checkFeatures(values: WireStep['info']['features'], declared: Wi
     const kind = kinds.get(name);
     const field = `info.features.${name}`;
     if (kind === undefined) throw new RemoteEnvReplyError('step', field, 'not declared in the spec');
-    if (kind === 'boolean' && typeof v !== 'boolean') throw new RemoteEnvReplyError('step', field, `a ${typeof v}; the spec declares a boolean`);
-    if (kind === 'number' && typeof v !== 'number') throw new RemoteEnvReplyError('step', field, `a ${typeof v}; the spec declares a number`);
+    if (kind === 'boolean' && typeof v !== 'boolean')
+      throw new RemoteEnvReplyError('step', field, `a ${typeof v}; the spec declares a boolean`);
+    if (kind === 'number' && typeof v !== 'number')
+      throw new RemoteEnvReplyError('step', field, `a ${typeof v}; the spec declares a number`);
   }
 }

@@ -60,5 +60,10 @@ export const INFRA_ERROR_CODES: ReadonlySet<string> = new Set(['SIM_FAILED', 'SH
 
 /** Any of the above: what a command tells the user in one line (the server, not Zetta, is at fault). */
 export function isRemoteEnvFailure(err: unknown): boolean {
-  return err instanceof RemoteEnvUnavailable || err instanceof RemoteEnvReplyError || err instanceof RemoteEnvError || err instanceof RemoteEnvFailed;
+  return (
+    err instanceof RemoteEnvUnavailable ||
+    err instanceof RemoteEnvReplyError ||
+    err instanceof RemoteEnvError ||
+    err instanceof RemoteEnvFailed
+  );
 }

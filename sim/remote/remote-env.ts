@@ -7,8 +7,14 @@ import { SimInputError } from '../errors.js';
 import type { RemoteEnvEndpoint } from './endpoint.js';
 import { EnvSocket } from './env-socket.js';
 import {
-  checkFeatures, checkObservation, parseCloseReply, parseResetReply, parseSpecReply, parseStepReply,
-  type WireEnvSpec, type WireObservation,
+  checkFeatures,
+  checkObservation,
+  parseCloseReply,
+  parseResetReply,
+  parseSpecReply,
+  parseStepReply,
+  type WireEnvSpec,
+  type WireObservation,
 } from './env-wire.js';
 import { findTask, remoteTasks, type WireTask } from './remote-tasks.js';
 
@@ -65,10 +71,17 @@ export class RemoteEnv implements Env {
     const task = this.task;
     if (!task) throw new SimInputError('RemoteEnv.spec() is valid after the first reset');
     return {
-      task: task.id, suite: task.suite, instruction: this.instruction,
-      actionDim: ACTION_DIM, actionScale: REMOTE_ACTION_SCALE,
-      stateDim: STATE_DIM, stateNames: STATE_NAMES, objects: [],
-      controlHz: this.wire.control_hz, maxSteps: task.maxSteps, milestones: [],
+      task: task.id,
+      suite: task.suite,
+      instruction: this.instruction,
+      actionDim: ACTION_DIM,
+      actionScale: REMOTE_ACTION_SCALE,
+      stateDim: STATE_DIM,
+      stateNames: STATE_NAMES,
+      objects: [],
+      controlHz: this.wire.control_hz,
+      maxSteps: task.maxSteps,
+      milestones: [],
       features: this.frame.names,
     };
   }

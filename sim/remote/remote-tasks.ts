@@ -27,6 +27,11 @@ export function remoteTasks(spec: WireEnvSpec): WireTask[] {
 export function findTask(tasks: readonly WireTask[], id: string, server: string): WireTask {
   const t = tasks.find((x) => x.id === id);
   if (t) return t;
-  const known = tasks.slice(0, 6).map((x) => x.id).join(', ');
-  throw new SimInputError(`unknown task "${id}" on env server "${server}"; tasks are SUITE/TASK, e.g. ${known}${tasks.length > 6 ? ', ...' : ''}`);
+  const known = tasks
+    .slice(0, 6)
+    .map((x) => x.id)
+    .join(', ');
+  throw new SimInputError(
+    `unknown task "${id}" on env server "${server}"; tasks are SUITE/TASK, e.g. ${known}${tasks.length > 6 ? ', ...' : ''}`,
+  );
 }

@@ -68,6 +68,8 @@ function signatureOf(wire: WireEnvSpec): Record<string, number> {
  */
 export function checkRemoteEnvParallelism(world: World, concurrentEnvs: number): void {
   if (isRemoteWorld(world) && concurrentEnvs > 1) {
-    throw new SimInputError(`env server ${world.endpoint.address} runs one simulator: use --workers 1 --envs-per-worker 1 (start one server per simulator to run more)`);
+    throw new SimInputError(
+      `env server ${world.endpoint.address} runs one simulator: use --workers 1 --envs-per-worker 1 (start one server per simulator to run more)`,
+    );
   }
 }

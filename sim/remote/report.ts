@@ -31,13 +31,24 @@ export function remoteEnvReport(world: World, run: RunFacts): { env?: RemoteEnvR
     ...(wire.protocol ?? {}),
   };
   const declared = wire.features.filter((f) => f.provenance === 'privileged').map((f) => f.name);
-  return { env: { server: world.endpoint.address, world: wire.name, protocol, privileged_features: { read_by_critic: bundleDeclaresPrivileged(run.bundleManifest), declared } } };
+  return {
+    env: {
+      server: world.endpoint.address,
+      world: wire.name,
+      protocol,
+      privileged_features: { read_by_critic: bundleDeclaresPrivileged(run.bundleManifest), declared },
+    },
+  };
 }
 
 /** One line for the terminal. */
 export function formatRemoteEnvReport(report: RemoteEnvReport): string {
-  const p = Object.entries(report.protocol).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
-  const privileged = report.privileged_features.read_by_critic ? `the critic read privileged features (${report.privileged_features.declared.join(', ') || 'none declared'})` : 'the critic read no privileged features';
+  const p = Object.entries(report.protocol)
+    .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+  const privileged = report.privileged_features.read_by_critic
+    ? `the critic read privileged features (${report.privileged_features.declared.join(', ') || 'none declared'})`
+    : 'the critic read no privileged features';
   return `  env ${report.world} at ${report.server}; protocol: ${p}; ${privileged}`;
 }
 

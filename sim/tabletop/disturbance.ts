@@ -10,13 +10,19 @@ export function applyDisturbance(mj: MainModule, world: World, obj: MovableRef, 
   const others: Footprint[] = [];
   for (const f of world.fixtures.values()) others.push(fixtureFootprint(f.spec.kind, world.xpos[3 * f.body]!, world.xpos[3 * f.body + 1]!));
   for (const m of world.movables.values()) {
-    if (m !== obj) others.push(movableFootprint(world.xpos[3 * m.body]!, world.xpos[3 * m.body + 1]!, m.spec.halfWidth, m.spec.shape === 'cube'));
+    if (m !== obj)
+      others.push(movableFootprint(world.xpos[3 * m.body]!, world.xpos[3 * m.body + 1]!, m.spec.halfWidth, m.spec.shape === 'cube'));
   }
   const x0 = world.xpos[3 * obj.body]!;
   const y0 = world.xpos[3 * obj.body + 1]!;
   for (let k = 0; k < 16; k++) {
     const a = plan.angle + (k * 2 * Math.PI) / 16;
-    const fp = movableFootprint(x0 + plan.distance * Math.cos(a), y0 + plan.distance * Math.sin(a), obj.spec.halfWidth, obj.spec.shape === 'cube');
+    const fp = movableFootprint(
+      x0 + plan.distance * Math.cos(a),
+      y0 + plan.distance * Math.sin(a),
+      obj.spec.halfWidth,
+      obj.spec.shape === 'cube',
+    );
     if (!fits(fp, others) || tooCloseToHand(world, fp)) continue;
     const q = world.qpos;
     q[obj.qposAdr] = fp.x;

@@ -1,6 +1,17 @@
 // The embedded simulator behind the Env contract: a MuJoCo (WebAssembly) tabletop suite.
 import type { MainModule } from 'mujoco-js';
-import { ACTION_DIM, STATE_DIM, STATE_NAMES, type EnvSpec, type FeatureFrame, type Observation, type ResetOptions, type ResetResult, type StepResult, type SyncEnv } from '../env.js';
+import {
+  ACTION_DIM,
+  STATE_DIM,
+  STATE_NAMES,
+  type EnvSpec,
+  type FeatureFrame,
+  type Observation,
+  type ResetOptions,
+  type ResetResult,
+  type StepResult,
+  type SyncEnv,
+} from '../env.js';
 import { SimInputError } from '../errors.js';
 import { mujoco } from './mujoco.js';
 import { parsePerturbation } from '../perturbation/load.js';

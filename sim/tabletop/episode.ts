@@ -155,7 +155,8 @@ export class Episode {
   private checkFinite(): void {
     const q = this.world.qpos;
     for (let i = 0; i < q.length; i++) {
-      if (!Number.isFinite(q[i]!)) throw new SimPhysicsError(`physics diverged at step ${this.t} of ${this.plan.task.id} seed ${this.plan.seed}`);
+      if (!Number.isFinite(q[i]!))
+        throw new SimPhysicsError(`physics diverged at step ${this.t} of ${this.plan.task.id} seed ${this.plan.seed}`);
     }
   }
 }

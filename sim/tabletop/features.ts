@@ -11,15 +11,42 @@ import { OBSERVED_FEATURE_NAMES } from './observed-features.js';
 import type { FixtureRef, MovableRef, World } from './world.js';
 
 export const FEATURE_NAMES = [
-  'eef_x', 'eef_y', 'eef_z', 'eef_speed',
-  'finger_opening', 'gripper_command', 'pad_contacts', 'grasped', 'any_grasped',
-  'subject_x', 'subject_y', 'subject_z', 'subject_lift', 'subject_speed',
-  'eef_subject_dist', 'subject_goal_dist',
-  'drawer_opening', 'button_depth', 'button_pressed',
-  'stage', 'stages_total', 'milestones_reached', 'milestones_total', 'goal_progress', 'success',
-  'disturbed', 'step',
+  'eef_x',
+  'eef_y',
+  'eef_z',
+  'eef_speed',
+  'finger_opening',
+  'gripper_command',
+  'pad_contacts',
+  'grasped',
+  'any_grasped',
+  'subject_x',
+  'subject_y',
+  'subject_z',
+  'subject_lift',
+  'subject_speed',
+  'eef_subject_dist',
+  'subject_goal_dist',
+  'drawer_opening',
+  'button_depth',
+  'button_pressed',
+  'stage',
+  'stages_total',
+  'milestones_reached',
+  'milestones_total',
+  'goal_progress',
+  'success',
+  'disturbed',
+  'step',
   // Appended (order is part of the contract: recorded episodes index features by position).
-  'target_x', 'target_y', 'target_z', 'handle_x', 'handle_y', 'handle_z', 'drawer_open', 'contact_force',
+  'target_x',
+  'target_y',
+  'target_z',
+  'handle_x',
+  'handle_y',
+  'handle_z',
+  'drawer_open',
+  'contact_force',
   // What perception gives (observed-features.ts), written after the observation of each step.
   ...OBSERVED_FEATURE_NAMES,
 ] as const;
@@ -143,7 +170,9 @@ export class FeatureWriter {
     v[IDX.pad_contacts] = m ? w.padsTouching(m) : 0;
     v[IDX.grasped] = m && w.grasped(m) ? 1 : 0;
     v[IDX.subject_lift] = m ? z - m.spec.halfHeight : NaN;
-    v[IDX.subject_speed] = m ? Math.hypot(w.qvel[m.qvelAdr]!, w.qvel[m.qvelAdr + 1]!, w.qvel[m.qvelAdr + 2]!) : Math.abs(w.qvel[r.fixture!.jointDofAdr]!);
+    v[IDX.subject_speed] = m
+      ? Math.hypot(w.qvel[m.qvelAdr]!, w.qvel[m.qvelAdr + 1]!, w.qvel[m.qvelAdr + 2]!)
+      : Math.abs(w.qvel[r.fixture!.jointDofAdr]!);
     v[IDX.subject_goal_dist] = this.goalDistance(r, x, y, z);
     this.writeTarget(r, v);
   }

@@ -46,7 +46,12 @@ function nominalItems(task: TaskDef, rng: Rng, objects: Readonly<Record<string, 
       const [ax, ay] = task.anchors[task.movables.length + k]!;
       const j = f.kind === 'cabinet' || f.kind === 'button' ? FIXTURE_JITTER / 2 : FIXTURE_JITTER;
       const shiftable = f.kind === 'bowl' || f.kind === 'plate';
-      items.push({ name: f.name, movable: false, shiftable, fp: fixtureFootprint(f.kind, ax + rng.uniform(-j, j), ay + rng.uniform(-j, j)) });
+      items.push({
+        name: f.name,
+        movable: false,
+        shiftable,
+        fp: fixtureFootprint(f.kind, ax + rng.uniform(-j, j), ay + rng.uniform(-j, j)),
+      });
     });
     task.movables.forEach((m, k) => {
       const [ax, ay] = task.anchors[order[k]!]!;
@@ -93,7 +98,11 @@ function shiftItem(items: Item[], i: number, [lo, hi]: readonly [number, number]
 }
 
 function fitsAmong(items: readonly Item[], i: number): boolean {
-  return fits(items[i]!.fp, items.map((it) => it.fp), i);
+  return fits(
+    items[i]!.fp,
+    items.map((it) => it.fp),
+    i,
+  );
 }
 
 export function mainObject(task: TaskDef): string | undefined {
@@ -114,7 +123,18 @@ export function movableSpecs(task: TaskDef, layout: Layout, objects: Readonly<Re
     const [hw, hh] = SIZES[m.shape][m.size];
     const o = objects[m.name]!;
     const [x, y] = layout.positions.get(m.name)!;
-    return { name: m.name, shape: m.shape, halfWidth: hw * o.scale, halfHeight: hh * o.scale, rgba: COLOURS[m.colour], mass: NOMINAL_MASS * o.mass, friction: o.friction ?? NOMINAL_FRICTION, x, y, yaw: layout.yaws.get(m.name)! };
+    return {
+      name: m.name,
+      shape: m.shape,
+      halfWidth: hw * o.scale,
+      halfHeight: hh * o.scale,
+      rgba: COLOURS[m.colour],
+      mass: NOMINAL_MASS * o.mass,
+      friction: o.friction ?? NOMINAL_FRICTION,
+      x,
+      y,
+      yaw: layout.yaws.get(m.name)!,
+    };
   });
 }
 
@@ -126,7 +146,13 @@ export function fixtureSpecs(task: TaskDef, layout: Layout): FixtureSpec[] {
 }
 
 /** Extra objects the instruction does not mention, put where there is room. */
-export function distractorSpecs(task: TaskDef, seed: number, count: number, taken: readonly MovableSpec[], fixtures: readonly FixtureSpec[]): MovableSpec[] {
+export function distractorSpecs(
+  task: TaskDef,
+  seed: number,
+  count: number,
+  taken: readonly MovableSpec[],
+  fixtures: readonly FixtureSpec[],
+): MovableSpec[] {
   const rng = Rng.derive(task.id, seed, 'distractors');
   const occupied: Footprint[] = [
     ...fixtures.map((f) => fixtureFootprint(f.kind, f.x, f.y)),
@@ -140,10 +166,26 @@ export function distractorSpecs(task: TaskDef, seed: number, count: number, take
     const colour = rng.pick(colours);
     const yaw = rng.uniform(-Math.PI / 4, Math.PI / 4);
     for (let k = 0; k < MAX_TRIES; k++) {
-      const fp = movableFootprint(rng.uniform(WORKSPACE.xMin, WORKSPACE.xMax), rng.uniform(WORKSPACE.yMin, WORKSPACE.yMax), hw, shape === 'cube');
+      const fp = movableFootprint(
+        rng.uniform(WORKSPACE.xMin, WORKSPACE.xMax),
+        rng.uniform(WORKSPACE.yMin, WORKSPACE.yMax),
+        hw,
+        shape === 'cube',
+      );
       if (!fits(fp, occupied)) continue;
       occupied.push(fp);
-      out.push({ name: `distractor_${i + 1}`, shape, halfWidth: hw, halfHeight: hh, rgba: COLOURS[colour], mass: NOMINAL_MASS, friction: NOMINAL_FRICTION, x: fp.x, y: fp.y, yaw });
+      out.push({
+        name: `distractor_${i + 1}`,
+        shape,
+        halfWidth: hw,
+        halfHeight: hh,
+        rgba: COLOURS[colour],
+        mass: NOMINAL_MASS,
+        friction: NOMINAL_FRICTION,
+        x: fp.x,
+        y: fp.y,
+        yaw,
+      });
       break;
     }
   }

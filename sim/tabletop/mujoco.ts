@@ -23,7 +23,9 @@ export function compileModel(mj: MainModule, xml: string): MjModel {
     return mj.MjModel.loadFromXML(path);
   } catch (err) {
     const what = err instanceof Error ? err.message : String((err as { name?: string })?.name ?? err);
-    throw new MjcfError(`MuJoCo rejected a generated scene that passed validation (${what || 'mjXError'}); first 200 chars: ${xml.slice(0, 200)}`);
+    throw new MjcfError(
+      `MuJoCo rejected a generated scene that passed validation (${what || 'mjXError'}); first 200 chars: ${xml.slice(0, 200)}`,
+    );
   } finally {
     mj.FS.unlink(path);
   }

@@ -7,12 +7,22 @@ import type { TaskDef } from './tasks/types.js';
 import { MovedAloneWindow } from './moved-alone.js';
 
 export const OBSERVED_FEATURE_NAMES = [
-  'observed.object_x', 'observed.object_y', 'observed.object_z',
-  'observed.object_eef_dist', 'observed.object_eef_dist_xy',
-  'observed.target_x', 'observed.target_y', 'observed.target_z',
-  'observed.object_target_dist_xy', 'observed.objects_left', 'observed.fixture_eef_dist',
+  'observed.object_x',
+  'observed.object_y',
+  'observed.object_z',
+  'observed.object_eef_dist',
+  'observed.object_eef_dist_xy',
+  'observed.target_x',
+  'observed.target_y',
+  'observed.target_z',
+  'observed.object_target_dist_xy',
+  'observed.objects_left',
+  'observed.fixture_eef_dist',
   'observed.object_moved_alone',
-  'observed.fixture_x', 'observed.fixture_y', 'observed.fixture_z', 'observed.fixture_eef_dist_xy',
+  'observed.fixture_x',
+  'observed.fixture_y',
+  'observed.fixture_z',
+  'observed.fixture_eef_dist_xy',
 ] as const;
 
 /** A goal object closer than this (xy, m) to its receptacle, with the hand away, is where it belongs. */

@@ -19,7 +19,12 @@ export interface EpisodePlan {
 }
 
 export function planEpisode(task: TaskDef, seed: number, p: Perturbation): EpisodePlan {
-  const objects = sampleObjectParams(p, task.id, seed, task.movables.map((m) => m.name));
+  const objects = sampleObjectParams(
+    p,
+    task.id,
+    seed,
+    task.movables.map((m) => m.name),
+  );
   const layout = sampleLayout(task, seed, p, objects);
   const movables = movableSpecs(task, layout, objects);
   const fixtures = fixtureSpecs(task, layout);

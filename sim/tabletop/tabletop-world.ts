@@ -32,9 +32,15 @@ export const world: World = {
   features: TABLETOP_FEATURES,
   // The frame's keys (not the schema's names): clustering reads them from recordings.
   signature: {
-    eef_x: 0.02, eef_y: 0.02, eef_z: 0.02,
-    finger_opening: 0.01, eef_subject_dist: 0.02, subject_lift: 0.02, subject_goal_dist: 0.03,
-    grasped: 0.5, milestones_reached: 0.5,
+    eef_x: 0.02,
+    eef_y: 0.02,
+    eef_z: 0.02,
+    finger_opening: 0.01,
+    eef_subject_dist: 0.02,
+    subject_lift: 0.02,
+    subject_goal_dist: 0.03,
+    grasped: 0.5,
+    milestones_reached: 0.5,
   },
   // Its features exist for the critic and never reach the policy.
   authorizesPrivileged: true,

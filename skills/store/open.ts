@@ -64,10 +64,12 @@ function checkHeader(db: Db, path: string): void {
     tables: (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n,
   }))();
   if (appId === APPLICATION_ID) {
-    if (version > SCHEMA_VERSION) throw new SkillInputError(`${path}: skill store schema ${version} is newer than this zetta's ${SCHEMA_VERSION}; upgrade zetta`);
+    if (version > SCHEMA_VERSION)
+      throw new SkillInputError(`${path}: skill store schema ${version} is newer than this zetta's ${SCHEMA_VERSION}; upgrade zetta`);
     return;
   }
-  if (appId !== 0 || tables > 0) throw new SkillInputError(`${path} is not a Zetta skill store (a foreign SQLite database, application_id ${appId})`);
+  if (appId !== 0 || tables > 0)
+    throw new SkillInputError(`${path} is not a Zetta skill store (a foreign SQLite database, application_id ${appId})`);
 }
 
 function migrate(db: Db, path: string): void {
@@ -90,7 +92,9 @@ function migrate(db: Db, path: string): void {
 function refused(path: string, err: unknown): Error {
   const code = (err as { code?: string }).code ?? '';
   const message = (err as Error).message ?? String(err);
-  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return new SkillInputError(`${path} is not a skill store or is damaged: ${message}`);
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY')) return new SkillInputError(`${path}: cannot open the skill store: ${message}`);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+    return new SkillInputError(`${path} is not a skill store or is damaged: ${message}`);
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY'))
+    return new SkillInputError(`${path}: cannot open the skill store: ${message}`);
   return err instanceof Error ? err : new Error(message);
 }

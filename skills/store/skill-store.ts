@@ -45,7 +45,10 @@ interface SkillRow {
 }
 
 export class SkillStore {
-  private constructor(readonly path: string, readonly db: Db) {}
+  private constructor(
+    readonly path: string,
+    readonly db: Db,
+  ) {}
 
   static open(path: string): SkillStore {
     return new SkillStore(path, openDatabase(path));
@@ -75,19 +78,24 @@ export class SkillStore {
     const sha = contentSha(content);
     const id = skillId(sha);
     const now = new Date().toISOString();
-    const created = this.db.transaction(() => {
-      const insertBlob = this.db.prepare('INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)');
-      for (const f of files) insertBlob.run(f.sha256, f.bytes);
-      const existing = this.db.prepare('SELECT content_sha256 FROM skills WHERE id = ?').get(id) as { content_sha256: string } | undefined;
-      if (existing) {
-        if (existing.content_sha256 !== sha) throw new Error(`skill id ${id} is taken by other content (a sha256 prefix collision)`);
-        return false;
-      }
-      this.db.prepare('INSERT INTO skills (id, content_sha256, name, content, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(id, sha, content.name, text, 'pending', now, now);
-      this.audit(id, now, who, null, 'pending', sha, content.provenance.bundle_sha256);
-      return true;
-    }).immediate();
+    const created = this.db
+      .transaction(() => {
+        const insertBlob = this.db.prepare('INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)');
+        for (const f of files) insertBlob.run(f.sha256, f.bytes);
+        const existing = this.db.prepare('SELECT content_sha256 FROM skills WHERE id = ?').get(id) as
+          | { content_sha256: string }
+          | undefined;
+        if (existing) {
+          if (existing.content_sha256 !== sha) throw new Error(`skill id ${id} is taken by other content (a sha256 prefix collision)`);
+          return false;
+        }
+        this.db
+          .prepare('INSERT INTO skills (id, content_sha256, name, content, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(id, sha, content.name, text, 'pending', now, now);
+        this.audit(id, now, who, null, 'pending', sha, content.provenance.bundle_sha256);
+        return true;
+      })
+      .immediate();
     return { id, created };
   }
 
@@ -102,15 +110,17 @@ export class SkillStore {
 
   /** Moves a skill along its lifecycle; the state and its audit row commit in one transaction. */
   transition(id: string, action: SkillAction, who: Actor): { from: SkillState; skill: SkillRecord } {
-    return this.db.transaction(() => {
-      const row = this.row(id);
-      const to = nextState(row.id, row.state, action);
-      const now = new Date().toISOString();
-      this.db.prepare('UPDATE skills SET state = ?, updated_at = ? WHERE id = ? AND state = ?').run(to, now, row.id, row.state);
-      const record = toRecord({ ...row, state: to, updated_at: now });
-      this.audit(row.id, now, who, row.state, to, row.content_sha256, record.content.provenance.bundle_sha256);
-      return { from: row.state, skill: record };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const row = this.row(id);
+        const to = nextState(row.id, row.state, action);
+        const now = new Date().toISOString();
+        this.db.prepare('UPDATE skills SET state = ?, updated_at = ? WHERE id = ? AND state = ?').run(to, now, row.id, row.state);
+        const record = toRecord({ ...row, state: to, updated_at: now });
+        this.audit(row.id, now, who, row.state, to, row.content_sha256, record.content.provenance.bundle_sha256);
+        return { from: row.state, skill: record };
+      })
+      .immediate();
   }
 
   /** The audit log, oldest first; of one skill when `id` is given. */
@@ -126,7 +136,10 @@ export class SkillStore {
       const row = this.db.prepare('SELECT bytes FROM blobs WHERE sha256 = ?').get(sha) as { bytes: Buffer } | undefined;
       if (!row) throw new SkillInputError(`skill ${skill.id}: bundle file ${name} (${sha.slice(0, 12)}) is missing from ${this.path}`);
       const actual = sha256(row.bytes);
-      if (actual !== sha) throw new SkillInputError(`skill ${skill.id}: bundle file ${name} hashes to ${actual.slice(0, 12)}, not ${sha.slice(0, 12)}; the store was modified`);
+      if (actual !== sha)
+        throw new SkillInputError(
+          `skill ${skill.id}: bundle file ${name} hashes to ${actual.slice(0, 12)}, not ${sha.slice(0, 12)}; the store was modified`,
+        );
       return { name, bytes: row.bytes, sha256: sha };
     });
   }
@@ -142,8 +155,19 @@ export class SkillStore {
     throw new SkillInputError(`no skill "${id}" in ${this.path} (zetta skills list shows them)`);
   }
 
-  private audit(id: string, at: string, who: Actor, from: SkillState | null, to: SkillState, contentSha256: string, bundleSha256: string): void {
-    this.db.prepare('INSERT INTO audit (skill_id, at, actor, reason, from_state, to_state, content_sha256, bundle_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+  private audit(
+    id: string,
+    at: string,
+    who: Actor,
+    from: SkillState | null,
+    to: SkillState,
+    contentSha256: string,
+    bundleSha256: string,
+  ): void {
+    this.db
+      .prepare(
+        'INSERT INTO audit (skill_id, at, actor, reason, from_state, to_state, content_sha256, bundle_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(id, at, who.actor, who.reason, from, to, contentSha256, bundleSha256);
   }
 }
@@ -155,13 +179,24 @@ function checkFiles(content: SkillContent, files: readonly BundleFile[]): void {
     const f = byName.get(name);
     if (!f) throw new SkillInputError(`bundle file ${name} is missing`);
     const actual = sha256(f.bytes);
-    if (actual !== sha || f.sha256 !== sha) throw new SkillInputError(`bundle file ${name} hashes to ${actual.slice(0, 12)}, not the recorded ${sha.slice(0, 12)}`);
+    if (actual !== sha || f.sha256 !== sha)
+      throw new SkillInputError(`bundle file ${name} hashes to ${actual.slice(0, 12)}, not the recorded ${sha.slice(0, 12)}`);
   }
 }
 
 /** A row as a record; content whose hash does not match its text is refused (a damaged store). */
 function toRecord(row: SkillRow): SkillRecord {
   const actual = sha256(row.content);
-  if (actual !== row.content_sha256) throw new SkillInputError(`skill ${row.id}: its stored content hashes to ${actual.slice(0, 12)}, not ${row.content_sha256.slice(0, 12)}; the store was modified`);
-  return { id: row.id, content_sha256: row.content_sha256, state: row.state, created_at: row.created_at, updated_at: row.updated_at, content: JSON.parse(row.content) as SkillContent };
+  if (actual !== row.content_sha256)
+    throw new SkillInputError(
+      `skill ${row.id}: its stored content hashes to ${actual.slice(0, 12)}, not ${row.content_sha256.slice(0, 12)}; the store was modified`,
+    );
+  return {
+    id: row.id,
+    content_sha256: row.content_sha256,
+    state: row.state,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    content: JSON.parse(row.content) as SkillContent,
+  };
 }

@@ -24,8 +24,10 @@ export function verifyStore(store: SkillStore): string[] {
     const trail = audit.filter((r) => r.skill_id === skill.id);
     let state: string | null = null;
     for (const r of trail) {
-      if (r.from_state !== state) problems.push(`skill ${skill.id}: audit row ${r.seq} goes from ${r.from_state}, but the skill was ${state}`);
-      if (!allowedEdge(r.from_state, r.to_state)) problems.push(`skill ${skill.id}: audit row ${r.seq}: ${r.from_state} → ${r.to_state} is not a lifecycle edge`);
+      if (r.from_state !== state)
+        problems.push(`skill ${skill.id}: audit row ${r.seq} goes from ${r.from_state}, but the skill was ${state}`);
+      if (!allowedEdge(r.from_state, r.to_state))
+        problems.push(`skill ${skill.id}: audit row ${r.seq}: ${r.from_state} → ${r.to_state} is not a lifecycle edge`);
       if (r.content_sha256 !== skill.content_sha256) problems.push(`skill ${skill.id}: audit row ${r.seq} names other content`);
       state = r.to_state;
     }

@@ -10,8 +10,13 @@ const dir = mkdtempSync(join(tmpdir(), 'zetta-bad-'));
 
 const zetta = (args: string[]) => runZetta(args);
 
-const evalWith = (...extra: string[]) => zetta(['eval', '--tasks', 'goal/press_button', '--episodes', '1', '--no-record', '--out', join(dir, 'out'), ...extra]);
-const lines = (s: string) => s.trim().split('\n').filter((l) => l !== '');
+const evalWith = (...extra: string[]) =>
+  zetta(['eval', '--tasks', 'goal/press_button', '--episodes', '1', '--no-record', '--out', join(dir, 'out'), ...extra]);
+const lines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '');
 
 describe('zetta with bad input', () => {
   it.each([

@@ -13,7 +13,18 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));
 
 async function evalWithCritic(bundle: string, out: string): Promise<{ code: number; stderr: string }> {
-  const args = [packagePath('bin', 'zetta.js'), 'eval', '--tasks', 'goal/press_button', '--episodes', '1', '--out', out, '--critic', bundle];
+  const args = [
+    packagePath('bin', 'zetta.js'),
+    'eval',
+    '--tasks',
+    'goal/press_button',
+    '--episodes',
+    '1',
+    '--out',
+    out,
+    '--critic',
+    bundle,
+  ];
   try {
     const { stderr } = await run(process.execPath, args, { timeout: 60_000 });
     return { code: 0, stderr };
@@ -35,8 +46,16 @@ function bundleReading(name: string, feature: string): string {
 
 describe('zetta eval --critic with a bundle the world cannot feed', () => {
   it.each([
-    ['a feature the world lacks', 'observed.lid_angle', /unknown feature "observed\.lid_angle": the world "tabletop" has no such feature \(nearest: observed\./],
-    ['a privileged feature its manifest does not declare', 'privileged.grasped', /privileged feature "privileged\.grasped" .*needs a bundle that declares "privileged": true/],
+    [
+      'a feature the world lacks',
+      'observed.lid_angle',
+      /unknown feature "observed\.lid_angle": the world "tabletop" has no such feature \(nearest: observed\./,
+    ],
+    [
+      'a privileged feature its manifest does not declare',
+      'privileged.grasped',
+      /privileged feature "privileged\.grasped" .*needs a bundle that declares "privileged": true/,
+    ],
   ])('%s: one line, exit 2, no episode', async (name, feature, message) => {
     const out = join(dir, `out-${feature}`);
     const r = await evalWithCritic(bundleReading(name.replace(/\W+/g, '-'), feature), out);

@@ -26,7 +26,14 @@ const read = (...argv: string[]) => readFlags(argv, FLAGS);
 
 describe('readFlags', () => {
   it('gives typed values, defaults for what is absent', () => {
-    expect(read('--task', 'x', '--seed', '7', '--json')).toEqual({ episodes: 50, seed: 7, cap: 0.1, task: 'x', pair: undefined, json: true });
+    expect(read('--task', 'x', '--seed', '7', '--json')).toEqual({
+      episodes: 50,
+      seed: 7,
+      cap: 0.1,
+      task: 'x',
+      pair: undefined,
+      json: true,
+    });
     expect(read('--task=x', '--pair', 'a:b', '--cap', '1')).toMatchObject({ pair: ['a', 'b'], cap: 1, json: false });
   });
 

@@ -5,7 +5,10 @@ import { progress } from '../../cli/progress.js';
 
 function logStream() {
   const lines: string[] = [];
-  const stream = { isTTY: false, write: (s: string) => (lines.push(...s.split('\n').filter(Boolean)), true) } as unknown as NodeJS.WriteStream;
+  const stream = {
+    isTTY: false,
+    write: (s: string) => (lines.push(...s.split('\n').filter(Boolean)), true),
+  } as unknown as NodeJS.WriteStream;
   return { lines, stream };
 }
 

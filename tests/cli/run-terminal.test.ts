@@ -43,10 +43,24 @@ describe('the terminal of zetta run', () => {
     const o = terminalObserver((line) => lines.push(line));
     const heldout = { parent_success: 10, candidate_success: 18, episodes: 20 };
     const campaign = (task: string, promoted: boolean) => ({
-      task, perturbation: 'disturbance', parent_rate: 0.5, learning_curve: [], ok: true,
-      campaign: { promoted, heldout, confirmation: promoted ? { parent_success: 12, candidate_success: 14, episodes: 20, p_value: 0.25 } : null },
+      task,
+      perturbation: 'disturbance',
+      parent_rate: 0.5,
+      learning_curve: [],
+      ok: true,
+      campaign: {
+        promoted,
+        heldout,
+        confirmation: promoted ? { parent_success: 12, candidate_success: 14, episodes: 20, p_value: 0.25 } : null,
+      },
     });
-    const withCampaigns = { ...report, stages: { ...report.stages, evolution: { campaigns: [campaign('spatial/a', true), campaign('object/b', false)], in_parallel: 1, ok: true } } } as unknown as RunReport;
+    const withCampaigns = {
+      ...report,
+      stages: {
+        ...report.stages,
+        evolution: { campaigns: [campaign('spatial/a', true), campaign('object/b', false)], in_parallel: 1, ok: true },
+      },
+    } as unknown as RunReport;
     o.stageFinished!('evolution', withCampaigns);
     o.awaitingApproval!({ skills: ['s1', 's2'], console: 'zetta console --db x.db', resume: 'zetta run --resume /tmp/run' });
     expect(lines).toEqual([

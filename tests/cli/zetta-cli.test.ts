@@ -20,11 +20,14 @@ describe('zetta CLI', () => {
     expect(bad.stderr).toContain('unknown command "frobnicate"');
   });
 
-  it.each([['run'], ['eval'], ['serve-policy'], ['bench'], ['bench', 'transport'], ['bench', 'infra'], ['bench', 'rollout']])('zetta %s --help describes its flags', async (...cmd) => {
-    const r = await zetta([...cmd, '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^usage: zetta/);
-  });
+  it.each([['run'], ['eval'], ['serve-policy'], ['bench'], ['bench', 'transport'], ['bench', 'infra'], ['bench', 'rollout']])(
+    'zetta %s --help describes its flags',
+    async (...cmd) => {
+      const r = await zetta([...cmd, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^usage: zetta/);
+    },
+  );
 
   it('explains a bad flag with exit code 2', async () => {
     const r = await zetta(['bench', 'transport', '--iterations', 'many']);
@@ -39,7 +42,17 @@ describe('zetta CLI', () => {
     const r = await zetta(['bench', 'transport', '--iterations', '20', '--warmup', '2', '--json']);
     expect(r.code).toBe(0);
     const result = lastJsonLine(r.stdout);
-    for (const key of ['payload_bytes', 'zmq_p50_us', 'zmq_p99_us', 'python_p50_us', 'ws_p50_us', 'ws_p99_us', 'ratio_p50', 'zmq_raw_p50_us', 'zmq_raw_p99_us']) {
+    for (const key of [
+      'payload_bytes',
+      'zmq_p50_us',
+      'zmq_p99_us',
+      'python_p50_us',
+      'ws_p50_us',
+      'ws_p99_us',
+      'ratio_p50',
+      'zmq_raw_p50_us',
+      'zmq_raw_p99_us',
+    ]) {
       expect(result, key).toHaveProperty(key);
     }
     expect(result.payload_bytes).toBeGreaterThan(2 * 224 * 224 * 3);
@@ -48,7 +61,10 @@ describe('zetta CLI', () => {
     expect(result.zetta_over_floor_p50).toBeCloseTo((result.zmq_p50_us as number) / (result.zmq_raw_p50_us as number), 6);
     expect(result.zetta_over_floor_with_model_p50).toBeCloseTo((result.zmq_p50_us as number) / (result.zmq_raw_model_p50_us as number), 6);
     // the counts that explain a row: the client's of every transport, the server's from /proc here
-    const counts = result.counts_per_round as Record<string, { client: { minorFaults: number; v8Bytes: number }; server: { contextSwitches: number } | null }>;
+    const counts = result.counts_per_round as Record<
+      string,
+      { client: { minorFaults: number; v8Bytes: number }; server: { contextSwitches: number } | null }
+    >;
     expect(Object.keys(counts).sort()).toEqual(['python', 'ws', 'zmq', 'zmq_ipc', 'zmq_raw', 'zmq_raw_model']);
     expect(counts.zmq!.client.v8Bytes).toBeGreaterThan(0);
     expect(counts.zmq!.server!.contextSwitches).toBeGreaterThan(0);
@@ -58,16 +74,37 @@ describe('zetta CLI', () => {
     const r = await zetta(['bench', 'infra', '--latency-ms', '30', '--episodes', '1', '--steps', '12', '--json']);
     expect(r.code).toBe(0);
     const result = lastJsonLine(r.stdout) as Record<string, number>;
-    for (const key of ['policy_latency_ms', 'sync_ms_per_action', 'zetta_ms_per_action', 'ratio', 'late_chunks']) expect(result, key).toHaveProperty(key);
+    for (const key of ['policy_latency_ms', 'sync_ms_per_action', 'zetta_ms_per_action', 'ratio', 'late_chunks'])
+      expect(result, key).toHaveProperty(key);
     expect(result.sync_ms_per_action).toBeGreaterThanOrEqual(30); // every blocking request waits a whole policy call
     expect(result.steps_per_arm).toBe(12);
   });
 
   it('bench rollout --json compares sequential episodes with the rollout runtime', async () => {
-    const r = await zetta(['bench', 'rollout', '--latency-ms', '5', '--sequential-episodes', '1', '--runtime-episodes', '5', '--workers', '2', '--envs-per-worker', '2', '--json']);
+    const r = await zetta([
+      'bench',
+      'rollout',
+      '--latency-ms',
+      '5',
+      '--sequential-episodes',
+      '1',
+      '--runtime-episodes',
+      '5',
+      '--workers',
+      '2',
+      '--envs-per-worker',
+      '2',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const result = lastJsonLine(r.stdout) as Record<string, number>;
-    for (const key of ['sequential_episodes_per_min', 'runtime_episodes_per_min', 'ratio', 'mean_batch_size', 'onnx_runtime_episodes_per_min']) {
+    for (const key of [
+      'sequential_episodes_per_min',
+      'runtime_episodes_per_min',
+      'ratio',
+      'mean_batch_size',
+      'onnx_runtime_episodes_per_min',
+    ]) {
       expect(result, key).toHaveProperty(key);
     }
     expect(result.runtime_episodes).toBe(5);
@@ -82,9 +119,27 @@ describe('zetta CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-eval-'));
     const model = join(dir, 'random.onnx');
     writeMlpOnnx(model, randomMlp({ inputDim: 8, hidden: [16], horizon: 10, actionDim: 7, seed: 4 }), { inputName: 'observation/state' });
-    const r = await zetta(['eval', '--tasks', 'goal/press_button,goal/lift_red_cube', '--episodes', '2', '--workers', '2', '--policy', `onnx:${model}`, '--out', dir, '--json']);
+    const r = await zetta([
+      'eval',
+      '--tasks',
+      'goal/press_button,goal/lift_red_cube',
+      '--episodes',
+      '2',
+      '--workers',
+      '2',
+      '--policy',
+      `onnx:${model}`,
+      '--out',
+      dir,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
-    const report = lastJsonLine(r.stdout) as { tasks: Record<string, { success: number; episodes: number }>; macro_success: number; infra_failures: number; unmodified_policy_share: number };
+    const report = lastJsonLine(r.stdout) as {
+      tasks: Record<string, { success: number; episodes: number }>;
+      macro_success: number;
+      infra_failures: number;
+      unmodified_policy_share: number;
+    };
     expect(Object.keys(report.tasks)).toEqual(['goal/press_button', 'goal/lift_red_cube']);
     expect(report.tasks['goal/press_button']!.episodes).toBe(2);
     expect(report.infra_failures).toBe(0);
@@ -108,22 +163,54 @@ describe('zetta CLI', () => {
     const r = await zetta(['eval', '--suite', 'goal', '--arms', ...(extra as string[])]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trimEnd().split('\n')).toEqual(['zetta eval: --arms needs --critic C (the bundle whose governance is measured, e.g. --critic default)']);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'zetta eval: --arms needs --critic C (the bundle whose governance is measured, e.g. --critic default)',
+    ]);
   });
 
   it('zetta run --json runs the pipeline and writes its report', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'zetta-run-')), 'run');
     const db = join(dirname(out), 'skills.db');
-    const r = await zetta(['run', '--out', out, '--quick', '--wire-requests', '10', '--episodes', '1', '--expert-episodes', '1', '--skills-db', db, '--auto-approve', '--json'], 900_000);
+    const r = await zetta(
+      [
+        'run',
+        '--out',
+        out,
+        '--quick',
+        '--wire-requests',
+        '10',
+        '--episodes',
+        '1',
+        '--expert-episodes',
+        '1',
+        '--skills-db',
+        db,
+        '--auto-approve',
+        '--json',
+      ],
+      900_000,
+    );
     expect(r.code).toBe(0);
-    type Arms = { arms: Record<'policy' | 'critic' | 'both', { macroSuccess: number }>; controls: Record<string, unknown>; macro: { synergy: { value: number } } };
+    type Arms = {
+      arms: Record<'policy' | 'critic' | 'both', { macroSuccess: number }>;
+      controls: Record<string, unknown>;
+      macro: { synergy: { value: number } };
+    };
     const line = lastJsonLine(r.stdout) as Record<string, unknown>;
-    for (const key of ['baseline_macro', 'critic_alone_macro', 'critic_macro', 'final_macro', 'synergy', 'policy_action_share']) expect(typeof line[key]).toBe('number');
+    for (const key of ['baseline_macro', 'critic_alone_macro', 'critic_macro', 'final_macro', 'synergy', 'policy_action_share'])
+      expect(typeof line[key]).toBe('number');
     expect(line.transfer).toBeTypeOf('object');
     expect(line.report).toBe(join(out, 'report.html'));
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as {
       ok: boolean;
-      stages: { wire: { node: { requests: number } }; expert: { tasks: Record<string, unknown> }; governance: { conditions: Record<string, Arms>; mean_synergy: number }; evolution: { campaigns: { task: string; perturbation: string }[] }; promotion: unknown; final: unknown };
+      stages: {
+        wire: { node: { requests: number } };
+        expert: { tasks: Record<string, unknown> };
+        governance: { conditions: Record<string, Arms>; mean_synergy: number };
+        evolution: { campaigns: { task: string; perturbation: string }[] };
+        promotion: unknown;
+        final: unknown;
+      };
     };
     expect(line.ok).toBe(report.ok);
     expect(report.ok).toBe(true);

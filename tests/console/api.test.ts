@@ -67,7 +67,8 @@ describe('authentication', () => {
   });
 
   it('limits failed logins per client address: 429 after 5 failures, even for a good token', async () => {
-    const attempt = (token: string, remoteAddress: string) => app.inject({ method: 'POST', url: '/api/login', payload: { token }, remoteAddress });
+    const attempt = (token: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/login', payload: { token }, remoteAddress });
     for (let i = 0; i < 5; i++) expect((await attempt(`zc_wrong${i}`, '10.9.8.7')).statusCode).toBe(401);
     const limited = await attempt(w.tokens.ada, '10.9.8.7');
     expect(limited.statusCode).toBe(429);
@@ -81,7 +82,9 @@ describe('authentication', () => {
     const s = await login(app, w.tokens.vic);
     const res = await app.inject({ method: 'GET', url: '/api/skills', headers: { cookie: s.cookie, host: 'evil.example:8080' } });
     expect(res.statusCode).toBe(403);
-    expect((await app.inject({ method: 'GET', url: '/api/skills', headers: { cookie: s.cookie, host: '127.0.0.1:4000' } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/skills', headers: { cookie: s.cookie, host: '127.0.0.1:4000' } })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -101,28 +104,59 @@ describe('roles, CSRF and the skill lifecycle', () => {
     expect(list.statusCode).toBe(200);
     const skills = (list.json() as { skills: { id: string }[] }).skills;
     expect(skills.find((s) => s.id === w.skillId)).toMatchObject({
-      id: w.skillId, name: w.content.name, state: 'pending', world: 'tabletop', suite: 'spatial', source_task: 'spatial/left_cube_in_bowl', campaign_id: w.campaignId, privileged: w.content.guard.privileged,
+      id: w.skillId,
+      name: w.content.name,
+      state: 'pending',
+      world: 'tabletop',
+      suite: 'spatial',
+      source_task: 'spatial/left_cube_in_bowl',
+      campaign_id: w.campaignId,
+      privileged: w.content.guard.privileged,
     });
     const res = await post(app, `/api/skills/${w.skillId}/approve`, vic, { reason: 'looks fine' });
     expect(res.statusCode).toBe(403);
     expect(errorOf(res).code).toBe('forbidden');
     expect((await get(app, '/api/skills', { bearer: w.tokens.vic })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: `/api/skills/${w.skillId}/approve`, payload: { reason: 'x' }, headers: { authorization: `Bearer ${w.tokens.vic}` } })).statusCode).toBe(403);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/api/skills/${w.skillId}/approve`,
+          payload: { reason: 'x' },
+          headers: { authorization: `Bearer ${w.tokens.vic}` },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect(state(w.skillId)).toBe('pending');
   });
 
   it('shows one skill with its audit trail, bundle files and change as readable lines', async () => {
     const res = await get(app, `/api/skills/${w.skillId}`, vic);
     expect(res.statusCode).toBe(200);
-    const body = res.json() as { skill: { id: string; content_sha256: string; content: { name: string } }; audit: { actor: string }[]; files: { name: string; sha256: string; bytes: number }[]; changes_text: string[] };
+    const body = res.json() as {
+      skill: { id: string; content_sha256: string; content: { name: string } };
+      audit: { actor: string }[];
+      files: { name: string; sha256: string; bytes: number }[];
+      changes_text: string[];
+    };
     expect(body.skill).toMatchObject({ id: w.skillId, content: { name: w.content.name } });
     expect(body.skill.content_sha256.startsWith(w.skillId)).toBe(true);
     expect(body.audit.map((a) => a.actor)).toEqual(['zetta-evolve']);
     expect(body.files.map((f) => f.name).sort()).toEqual(['manifest.json', 'recoveries.json', 'rules.json']);
     const rules = w.files.find((f) => f.name === 'rules.json')!;
-    expect(body.files.find((f) => f.name === 'rules.json')).toEqual({ name: 'rules.json', sha256: rules.sha256, bytes: rules.bytes.length });
+    expect(body.files.find((f) => f.name === 'rules.json')).toEqual({
+      name: 'rules.json',
+      sha256: rules.sha256,
+      bytes: rules.bytes.length,
+    });
     const rule = w.content.changes.rules.added[0]!;
-    expect(body.changes_text).toContainEqual(expect.stringMatching(new RegExp(`^\\+ rule ${rule.id.replace(/\./g, '\\.')}: when derived\\.net_motion < [0-9.]+ for \\d+ steps, if .* → recovery \\S+ \\(priority \\d+\\)$`)));
+    expect(body.changes_text).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^\\+ rule ${rule.id.replace(/\./g, '\\.')}: when derived\\.net_motion < [0-9.]+ for \\d+ steps, if .* → recovery \\S+ \\(priority \\d+\\)$`,
+        ),
+      ),
+    );
     expect(body.changes_text.some((l) => /^\+ program \S+: open_gripper → lift → /.test(l))).toBe(true);
   });
 
@@ -131,13 +165,17 @@ describe('roles, CSRF and the skill lifecycle', () => {
     const rule = w.content.changes.rules.added[0]!;
     const id = addVariant(w, 'replaces', (c) => ({
       ...c,
-      changes: { base: { name: 'promoted', sha256: promoted }, rules: { added: [], replaced: [{ ...rule, dwell: 9, description: 'new words' }], removed: ['old.rule'] }, programs: { added: [], replaced: [], removed: [] } },
+      changes: {
+        base: { name: 'promoted', sha256: promoted },
+        rules: { added: [], replaced: [{ ...rule, dwell: 9, description: 'new words' }], removed: ['old.rule'] },
+        programs: { added: [], replaced: [], removed: [] },
+      },
     }));
     const body = (await get(app, `/api/skills/${id}`, vic)).json() as { changes_text: string[] };
     expect(body.changes_text).toEqual([`~ rule ${rule.id}: dwell: ${String(rule.dwell)} → 9`, '− rule old.rule']);
   });
 
-  it('refuses a state change without the CSRF header, or with another session\'s', async () => {
+  it("refuses a state change without the CSRF header, or with another session's", async () => {
     const noHeader = await post(app, `/api/skills/${w.skillId}/approve`, ada, { reason: 'ok' }, null);
     expect(noHeader.statusCode).toBe(403);
     const replayed = await post(app, `/api/skills/${w.skillId}/approve`, ada, { reason: 'ok' }, bob.csrf);
@@ -170,16 +208,28 @@ describe('roles, CSRF and the skill lifecycle', () => {
     const reject = await post(app, `/api/skills/${w.skillId}/reject`, bob, { reason: 'changed my mind' });
     expect(reject.statusCode).toBe(409);
     expect(errorOf(reject)).toMatchObject({ code: 'conflict', message: expect.stringMatching(/it is active/) });
-    const retire = await app.inject({ method: 'POST', url: `/api/skills/${w.skillId}/retire`, payload: { reason: 'superseded' }, headers: { authorization: `Bearer ${w.tokens.bob}` } });
+    const retire = await app.inject({
+      method: 'POST',
+      url: `/api/skills/${w.skillId}/retire`,
+      payload: { reason: 'superseded' },
+      headers: { authorization: `Bearer ${w.tokens.bob}` },
+    });
     expect(retire.statusCode).toBe(200);
-    expect(SkillStore.using(w.db, (s) => s.auditLog(w.skillId)).map((a) => [a.actor, a.to_state])).toEqual([['zetta-evolve', 'pending'], ['ada', 'active'], ['bob', 'retired']]);
+    expect(SkillStore.using(w.db, (s) => s.auditLog(w.skillId)).map((a) => [a.actor, a.to_state])).toEqual([
+      ['zetta-evolve', 'pending'],
+      ['ada', 'active'],
+      ['bob', 'retired'],
+    ]);
   });
 
   it('gives exactly one 200 and 49 × 409 for 50 concurrent approvals of one pending skill', async () => {
     const id = addVariant(w, 'race');
-    const send = () => fetch(`http://127.0.0.1:${port}/api/skills/${id}/approve`, {
-      method: 'POST', headers: { cookie: ada.cookie, 'x-csrf-token': ada.csrf, 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'race' }),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code: string } } }));
+    const send = () =>
+      fetch(`http://127.0.0.1:${port}/api/skills/${id}/approve`, {
+        method: 'POST',
+        headers: { cookie: ada.cookie, 'x-csrf-token': ada.csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'race' }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code: string } } }));
     const results = await Promise.all(Array.from({ length: 50 }, send));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -206,8 +256,19 @@ describe('the static front end', () => {
 
   it('never serves a file outside webRoot, however the path is spelled', async () => {
     const attempts = [
-      '/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/%2e%2e%2fsecret.txt', '/assets/../../secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt',
-      '/assets/..%2f..%2fsecret.txt', '/%252e%252e/secret.txt', '/..%5csecret.txt', '/....//secret.txt', '//../secret.txt', '/../package.json', '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+      '/../secret.txt',
+      '/..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2e%2e%2fsecret.txt',
+      '/assets/../../secret.txt',
+      '/assets/%2e%2e/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/%252e%252e/secret.txt',
+      '/..%5csecret.txt',
+      '/....//secret.txt',
+      '//../secret.txt',
+      '/../package.json',
+      '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
     ];
     for (const path of attempts) {
       const res = await rawGet(port, path);
@@ -233,7 +294,12 @@ describe('the static front end', () => {
     for (const url of ['/', '/api/skills']) {
       const res = await app.inject(url);
       const csp = String(res.headers['content-security-policy']);
-      const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+      const directives = new Map(
+        csp
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([k, ...v]) => [k!, v]),
+      );
       expect(directives.get('script-src')).toEqual(["'self'"]);
       expect(directives.get('default-src')).toEqual(["'self'"]);
       expect(directives.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
@@ -252,7 +318,11 @@ describe('tokens', () => {
     const raw = new Database(w.db, { readonly: true });
     const rows = raw.prepare('SELECT * FROM console_tokens ORDER BY name').all() as Record<string, string>[];
     raw.close();
-    expect(rows.map((r) => [r.name, r.role])).toEqual([['ada', 'approver'], ['bob', 'approver'], ['vic', 'viewer']]);
+    expect(rows.map((r) => [r.name, r.role])).toEqual([
+      ['ada', 'approver'],
+      ['bob', 'approver'],
+      ['vic', 'viewer'],
+    ]);
     const dump = JSON.stringify(rows);
     for (const token of Object.values(w.tokens)) {
       expect(token).toMatch(/^zc_[A-Za-z0-9_-]{43}$/);
@@ -287,24 +357,54 @@ describe('the runs folder', () => {
   it('lists the campaign and shows its generations and candidates', async () => {
     const list = (await get(app, '/api/campaigns', vic)).json() as { campaigns: Record<string, unknown>[] };
     expect(list.campaigns).toEqual([
-      { id: w.campaignId, dir: w.campaignDir, world: 'tabletop', task: 'spatial/left_cube_in_bowl', suite: 'spatial', perturbation: 'nominal', phase: 'done', generation: 0, candidate: null, promoted: true },
+      {
+        id: w.campaignId,
+        dir: w.campaignDir,
+        world: 'tabletop',
+        task: 'spatial/left_cube_in_bowl',
+        suite: 'spatial',
+        perturbation: 'nominal',
+        phase: 'done',
+        generation: 0,
+        candidate: null,
+        promoted: true,
+      },
     ]);
     const detail = (await get(app, `/api/campaigns/${w.campaignId}`, vic)).json() as {
-      campaign: { id: string }; report: { campaign_id: string; promoted: boolean };
-      generations: { generation: number; clusters: { clusters: unknown[] }; candidates: { k: number; synthesis: { id: string }; shadow: unknown; gates: { decision: string }; changes: { rules: { added: { id: string }[] } } | null }[] }[];
+      campaign: { id: string };
+      report: { campaign_id: string; promoted: boolean };
+      generations: {
+        generation: number;
+        clusters: { clusters: unknown[] };
+        candidates: {
+          k: number;
+          synthesis: { id: string };
+          shadow: unknown;
+          gates: { decision: string };
+          changes: { rules: { added: { id: string }[] } } | null;
+        }[];
+      }[];
     };
     expect(detail.campaign.id).toBe(w.campaignId);
     expect(detail.report).toMatchObject({ campaign_id: w.campaignId, promoted: true });
     expect(detail.generations.map((g) => g.generation)).toEqual([1]);
     expect(detail.generations[0]!.clusters.clusters.length).toBeGreaterThan(0);
-    expect(detail.generations[0]!.candidates).toEqual([expect.objectContaining({ k: 0, synthesis: expect.objectContaining({ id: 'g1-k0' }), gates: expect.objectContaining({ decision: 'promoted' }) })]);
+    expect(detail.generations[0]!.candidates).toEqual([
+      expect.objectContaining({
+        k: 0,
+        synthesis: expect.objectContaining({ id: 'g1-k0' }),
+        gates: expect.objectContaining({ decision: 'promoted' }),
+      }),
+    ]);
     // the candidate against its parent (the campaign started from no bundle: its rule is new)
     expect(detail.generations[0]!.candidates[0]!.changes!.rules.added.map((r) => r.id)).toEqual(['evo.g1-k0.stall']);
     expect((await get(app, '/api/campaigns/ffffffffffff', vic)).statusCode).toBe(404);
   });
 
   it('lists the episodes the campaign recorded under its rollouts', async () => {
-    const { episodes } = (await get(app, `/api/campaigns/${w.campaignId}/episodes`, vic)).json() as { episodes: { path: string; bundle: string; split: string; task: string; seed: number }[] };
+    const { episodes } = (await get(app, `/api/campaigns/${w.campaignId}/episodes`, vic)).json() as {
+      episodes: { path: string; bundle: string; split: string; task: string; seed: number }[];
+    };
     const manifest = JSON.parse(readFileSync(join(w.campaignRoot, 'manifest.json'), 'utf8')) as { seeds: { heldout: number[] } };
     const heldout = episodes.filter((e) => e.split === 'heldout');
     expect(new Set(heldout.map((e) => e.seed))).toEqual(new Set(manifest.seeds.heldout));
@@ -313,15 +413,30 @@ describe('the runs folder', () => {
       expect(readFileSync(join(w.runs, e.path)).subarray(0, 5).toString('latin1')).toBe('\x89MCAP');
       expect(e.task).toBe('spatial/left_cube_in_bowl');
     }
-    expect(new Set(episodes.map((e) => e.split))).toEqual(new Set(['dev-g1', 'dev-g1.null_closed', 'dev-g1.null_open', 'dev-g1.null_random_0', 'heldout', 'confirmation']));
+    expect(new Set(episodes.map((e) => e.split))).toEqual(
+      new Set(['dev-g1', 'dev-g1.null_closed', 'dev-g1.null_open', 'dev-g1.null_random_0', 'heldout', 'confirmation']),
+    );
   });
 
   it('decodes an episode into steps with named features and positions', async () => {
-    const { episodes } = (await get(app, `/api/campaigns/${w.campaignId}/episodes`, vic)).json() as { episodes: { path: string; seed: number }[] };
+    const { episodes } = (await get(app, `/api/campaigns/${w.campaignId}/episodes`, vic)).json() as {
+      episodes: { path: string; seed: number }[];
+    };
     const e = episodes[0]!;
     const res = await get(app, `/api/episode?path=${encodeURIComponent(e.path)}`, vic);
     expect(res.statusCode).toBe(200);
-    const body = res.json() as { header: { seed: number; featureNames: string[] }; summary: { steps: number }; steps: { t: number; features: Record<string, number | null>; gripper: number[]; source: string; milestones: string[]; proposals: unknown[] }[] };
+    const body = res.json() as {
+      header: { seed: number; featureNames: string[] };
+      summary: { steps: number };
+      steps: {
+        t: number;
+        features: Record<string, number | null>;
+        gripper: number[];
+        source: string;
+        milestones: string[];
+        proposals: unknown[];
+      }[];
+    };
     expect(body.header.seed).toBe(e.seed);
     expect(body.steps).toHaveLength(body.summary.steps);
     const s = body.steps[3]!;
@@ -333,30 +448,75 @@ describe('the runs folder', () => {
     expect(s.gripper[0]).toBeCloseTo(0.1, 6);
   });
 
-  it('places each object where its pose says, in the header\'s order', async () => {
+  it("places each object where its pose says, in the header's order", async () => {
     const path = join(w.runs, 'elsewhere', 'objects.mcap');
     const writer = await EpisodeWriter.create(path, {
-      episodeId: 'x#1', task: 'spatial/x', suite: 'spatial', seed: 1, resetDigest: 'd', instruction: 'i', controlHz: 10, perturbation: null,
-      policy: 'p', critic: 'c', featureNames: ['eef_z', 'observed.object_x'], objectNames: ['red_cube_1', 'bowl'],
+      episodeId: 'x#1',
+      task: 'spatial/x',
+      suite: 'spatial',
+      seed: 1,
+      resetDigest: 'd',
+      instruction: 'i',
+      controlHz: 10,
+      perturbation: null,
+      policy: 'p',
+      critic: 'c',
+      featureNames: ['eef_z', 'observed.object_x'],
+      objectNames: ['red_cube_1', 'bowl'],
     });
     for (let t = 0; t < 3; t++) {
       writer.append({
-        step: t, state: [0.1 * t, 0.2, 0.3, 0, 0, 0, 0.04, 0.04], objects: [1 + t, 2, 3, 1, 0, 0, 0, -1, -2, -3, 1, 0, 0, 0],
-        policyAction: null, action: [0, 0, 0, 0, 0, 0, 0], source: 'recovery', reward: 0, milestones: t === 2 ? ['red_cube_1.lifted'] : [],
-        features: Float64Array.from([0.3, t === 1 ? Number.NaN : 0.5]), proposals: [{ ruleId: 'r', proposal: 'hold', priority: 1, safety: false }], decision: { kind: 'hold', reason: 'r' },
+        step: t,
+        state: [0.1 * t, 0.2, 0.3, 0, 0, 0, 0.04, 0.04],
+        objects: [1 + t, 2, 3, 1, 0, 0, 0, -1, -2, -3, 1, 0, 0, 0],
+        policyAction: null,
+        action: [0, 0, 0, 0, 0, 0, 0],
+        source: 'recovery',
+        reward: 0,
+        milestones: t === 2 ? ['red_cube_1.lifted'] : [],
+        features: Float64Array.from([0.3, t === 1 ? Number.NaN : 0.5]),
+        proposals: [{ ruleId: 'r', proposal: 'hold', priority: 1, safety: false }],
+        decision: { kind: 'hold', reason: 'r' },
       });
     }
-    await writer.close({ success: false, steps: 3, milestones: [], infraFailure: null, physicsDivergence: false, policyActions: 0, unmodifiedPolicyActions: 0, recoveryActions: 3, milestonesDuringRecovery: 0, wallMs: 0 });
+    await writer.close({
+      success: false,
+      steps: 3,
+      milestones: [],
+      infraFailure: null,
+      physicsDivergence: false,
+      policyActions: 0,
+      unmodifiedPolicyActions: 0,
+      recoveryActions: 3,
+      milestonesDuringRecovery: 0,
+      wallMs: 0,
+    });
     const body = (await get(app, '/api/episode?path=elsewhere/objects.mcap', vic)).json() as { steps: Record<string, unknown>[] };
     expect(body.steps.map((s) => s.objects)).toEqual([0, 1, 2].map((t) => ({ red_cube_1: [1 + t, 2, 3], bowl: [-1, -2, -3] })));
-    expect(body.steps[2]).toMatchObject({ t: 2, time_s: 0.2, gripper: [0.2, 0.2, 0.3], source: 'recovery', milestones: ['red_cube_1.lifted'], decision: { kind: 'hold' }, proposals: [{ ruleId: 'r' }] });
+    expect(body.steps[2]).toMatchObject({
+      t: 2,
+      time_s: 0.2,
+      gripper: [0.2, 0.2, 0.3],
+      source: 'recovery',
+      milestones: ['red_cube_1.lifted'],
+      decision: { kind: 'hold' },
+      proposals: [{ ruleId: 'r' }],
+    });
     expect(body.steps.map((s) => s.features)).toEqual([
-      { eef_z: 0.3, 'observed.object_x': 0.5 }, { eef_z: 0.3, 'observed.object_x': null }, { eef_z: 0.3, 'observed.object_x': 0.5 },
+      { eef_z: 0.3, 'observed.object_x': 0.5 },
+      { eef_z: 0.3, 'observed.object_x': null },
+      { eef_z: 0.3, 'observed.object_x': 0.5 },
     ]);
   });
 
   it('refuses episode paths outside runs or not .mcap (400), and a missing one (404)', async () => {
-    for (const path of ['../outside.mcap', '/etc/passwd', `${w.campaignDir}/manifest.json`, `${w.campaignDir}/../../../../outside.mcap`, '']) {
+    for (const path of [
+      '../outside.mcap',
+      '/etc/passwd',
+      `${w.campaignDir}/manifest.json`,
+      `${w.campaignDir}/../../../../outside.mcap`,
+      '',
+    ]) {
       const res = await get(app, `/api/episode?path=${encodeURIComponent(path)}`, vic);
       expect(res.statusCode, path).toBe(400);
       expect(res.body).not.toContain(SECRET);
@@ -367,13 +527,24 @@ describe('the runs folder', () => {
 
   it('gives the overview: governance figures per run and perturbation, and campaign figures', async () => {
     const body = (await get(app, '/api/overview', vic)).json() as {
-      runs: { dir: string; evolution: unknown[]; conditions: Record<string, { macro: { synergy: { value: number } }; tasks: Record<string, { both: { value: number }; control: string }> }>; campaigns: { id: string; heldout: { p_value: number }; generations: { heldout: { pass: boolean }[] }[] }[] }[];
+      runs: {
+        dir: string;
+        evolution: unknown[];
+        conditions: Record<
+          string,
+          { macro: { synergy: { value: number } }; tasks: Record<string, { both: { value: number }; control: string }> }
+        >;
+        campaigns: { id: string; heldout: { p_value: number }; generations: { heldout: { pass: boolean }[] }[] }[];
+      }[];
     };
     expect(body.runs.map((r) => r.dir)).toEqual(['run1']);
     const run = body.runs[0]!;
     expect(Object.keys(run.conditions)).toEqual(['position-shift', 'sensor-noise-delay']);
     expect(run.conditions['position-shift']!.macro.synergy.value).toBeCloseTo(0.5, 9);
-    expect(run.conditions['sensor-noise-delay']!.tasks['spatial/left_cube_in_bowl']).toMatchObject({ both: { value: 0.6 }, control: 'null:open' });
+    expect(run.conditions['sensor-noise-delay']!.tasks['spatial/left_cube_in_bowl']).toMatchObject({
+      both: { value: 0.6 },
+      control: 'null:open',
+    });
     const report = JSON.parse(readFileSync(join(w.campaignRoot, 'report.json'), 'utf8')) as { heldout: { p_value: number } };
     expect(run.campaigns.map((c) => c.id)).toEqual([w.campaignId]);
     expect(run.campaigns[0]!.heldout.p_value).toBe(report.heldout.p_value);
@@ -398,9 +569,17 @@ describe('the runs folder', () => {
       renameSync(join(dir, 'state.json.tmp'), join(dir, 'state.json'));
     };
     setState('dev-rollouts', 1, null);
-    expect((await sse.next((e) => e.event === 'campaign' && (e.data as { dir: string }).dir.endsWith('fake'))).data).toMatchObject({ phase: 'dev-rollouts', generation: 1, candidate: null });
+    expect((await sse.next((e) => e.event === 'campaign' && (e.data as { dir: string }).dir.endsWith('fake'))).data).toMatchObject({
+      phase: 'dev-rollouts',
+      generation: 1,
+      candidate: null,
+    });
     setState('gating', 1, 2);
-    expect((await sse.next((e) => e.event === 'campaign' && (e.data as { dir: string }).dir.endsWith('fake'))).data).toMatchObject({ phase: 'gating', generation: 1, candidate: 2 });
+    expect((await sse.next((e) => e.event === 'campaign' && (e.data as { dir: string }).dir.endsWith('fake'))).data).toMatchObject({
+      phase: 'gating',
+      generation: 1,
+      candidate: 2,
+    });
     await sse.comment('heartbeat');
     await sse.close();
   });
@@ -425,25 +604,78 @@ describe('an empty store', () => {
 describe('a change as readable lines', () => {
   it('writes conditions out and marks added, replaced and removed entries', () => {
     // The skill page's wording too (critic/rules/describe.ts).
-    expect(condition({ op: 'and', args: [{ op: 'lt', feature: 'a', value: 1 }, { op: 'not', arg: { op: 'stagnant', feature: 'b', window: 5, eps: 0.01 } }] })).toBe('a < 1 and not (b stays within 0.01 over 5 steps)');
-    expect(condition({ op: 'always', window: 3, cond: { op: 'rising', feature: 'c', window: 4, by: 0.2 } })).toBe('at every one of the last 3 steps: c rises by more than 0.2 over 4 steps');
-    expect(condition({ op: 'or', args: [{ op: 'falling', feature: 'd', window: 2 }, { op: 'and', args: [{ op: 'eq', feature: 'e', value: 0 }, { op: 'ne', feature: 'f', value: 1 }] }] })).toBe('d falls over 2 steps or (e = 0 and f ≠ 1)');
+    expect(
+      condition({
+        op: 'and',
+        args: [
+          { op: 'lt', feature: 'a', value: 1 },
+          { op: 'not', arg: { op: 'stagnant', feature: 'b', window: 5, eps: 0.01 } },
+        ],
+      }),
+    ).toBe('a < 1 and not (b stays within 0.01 over 5 steps)');
+    expect(condition({ op: 'always', window: 3, cond: { op: 'rising', feature: 'c', window: 4, by: 0.2 } })).toBe(
+      'at every one of the last 3 steps: c rises by more than 0.2 over 4 steps',
+    );
+    expect(
+      condition({
+        op: 'or',
+        args: [
+          { op: 'falling', feature: 'd', window: 2 },
+          {
+            op: 'and',
+            args: [
+              { op: 'eq', feature: 'e', value: 0 },
+              { op: 'ne', feature: 'f', value: 1 },
+            ],
+          },
+        ],
+      }),
+    ).toBe('d falls over 2 steps or (e = 0 and f ≠ 1)');
     expect(condition({ op: 'warp', feature: 'g' })).toBe('{"feature":"g","op":"warp"}'); // an unknown op: compact JSON
-    const rule = { id: 'r1', when: { op: 'ge', feature: 'x', value: 2 }, propose: { action: 'clamp', scale: 0.5, priority: 4 }, safety: true, description: 'd' };
-    const program = { id: 'p1', budget: 40, steps: [{ tool: 'lift', params: { speed: 0.5 } }, { tool: 'open_gripper', params: {} }] };
-    const base = { rules: [{ ...rule, description: 'old words' }], programs: [{ ...program, steps: [{ tool: 'lift', params: { speed: 0.3 } }, program.steps[1]!] }] };
-    const lines = changesText({
-      base: { name: 'b', sha256: 'f'.repeat(64) },
-      rules: { added: [{ ...rule, id: 'r2' }], replaced: [{ ...rule, description: 'new words' }], removed: ['r0'] },
-      programs: { added: [], replaced: [program], removed: [] },
-    }, base);
+    const rule = {
+      id: 'r1',
+      when: { op: 'ge', feature: 'x', value: 2 },
+      propose: { action: 'clamp', scale: 0.5, priority: 4 },
+      safety: true,
+      description: 'd',
+    };
+    const program = {
+      id: 'p1',
+      budget: 40,
+      steps: [
+        { tool: 'lift', params: { speed: 0.5 } },
+        { tool: 'open_gripper', params: {} },
+      ],
+    };
+    const base = {
+      rules: [{ ...rule, description: 'old words' }],
+      programs: [{ ...program, steps: [{ tool: 'lift', params: { speed: 0.3 } }, program.steps[1]!] }],
+    };
+    const lines = changesText(
+      {
+        base: { name: 'b', sha256: 'f'.repeat(64) },
+        rules: { added: [{ ...rule, id: 'r2' }], replaced: [{ ...rule, description: 'new words' }], removed: ['r0'] },
+        programs: { added: [], replaced: [program], removed: [] },
+      },
+      base,
+    );
     expect(lines).toEqual([
       '+ rule r2: when x ≥ 2 → clamp motion ×0.5 (priority 4) [safety]',
       '~ rule r1: no behavioural difference',
       '− rule r0',
       '~ program p1: steps[0].params.speed: 0.3 → 0.5',
     ]);
-    expect(changesText({ base: { name: 'b', sha256: 'a'.repeat(64) }, rules: { added: [], replaced: [], removed: [] }, programs: { added: [], replaced: [program], removed: [] } }, null))
-      .toEqual(['~ program p1: now lift → open_gripper (budget 40 steps) (base bundle aaaaaaaaaaaa not found under runs, so the fields that differ are not shown)']);
+    expect(
+      changesText(
+        {
+          base: { name: 'b', sha256: 'a'.repeat(64) },
+          rules: { added: [], replaced: [], removed: [] },
+          programs: { added: [], replaced: [program], removed: [] },
+        },
+        null,
+      ),
+    ).toEqual([
+      '~ program p1: now lift → open_gripper (budget 40 steps) (base bundle aaaaaaaaaaaa not found under runs, so the fields that differ are not shown)',
+    ]);
   });
 });

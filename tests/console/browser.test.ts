@@ -25,7 +25,10 @@ interface PixelSource {
   width: number;
   height: number;
   ownerDocument: { createElement(tag: 'canvas'): PixelSource };
-  getContext(kind: '2d'): { drawImage(c: PixelSource, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } };
+  getContext(kind: '2d'): {
+    drawImage(c: PixelSource, x: number, y: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+  };
 }
 
 /** Runs in the page: how many distinct colours a sample of the canvas's pixels has. */
@@ -43,7 +46,9 @@ function distinctColours(el: unknown): number {
 }
 
 function mcapFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mcap')).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.mcap'))
+    .map((f) => join(dir, f));
 }
 
 async function logIn(page: Page, url: string, token: string): Promise<void> {
@@ -65,8 +70,26 @@ describe('the operator console in Chromium', () => {
     const root = join(runs, 'campaign');
     await campaign(root, true);
     // one real episode to replay: the embedded policy and the default critic under a disturbance
-    await promisify(execFile)(process.execPath, [packagePath('bin', 'zetta.js'), 'eval', '--tasks', 'spatial/left_cube_in_bowl', '--episodes', '1', '--seed', '1003',
-      '--perturb', 'disturbance', '--critic', 'default', '--out', join(runs, 'eval')], { timeout: 60_000 });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        packagePath('bin', 'zetta.js'),
+        'eval',
+        '--tasks',
+        'spatial/left_cube_in_bowl',
+        '--episodes',
+        '1',
+        '--seed',
+        '1003',
+        '--perturb',
+        'disturbance',
+        '--critic',
+        'default',
+        '--out',
+        join(runs, 'eval'),
+      ],
+      { timeout: 60_000 },
+    );
     const db = join(runs, 'skills.db');
     const { content, files } = await skillFromCampaign(root);
     id = SkillStore.using(db, (s) => s.add(content, files, { actor: 'evolve', reason: 'promoted by its campaign' }).id);
@@ -108,7 +131,11 @@ describe('the operator console in Chromium', () => {
     expect(await page.getByTestId('retire').count()).toBe(0);
     const status = await page.evaluate(async (skill) => {
       const session = (await (await fetch('/api/session')).json()) as { csrf: string };
-      const r = await fetch(`/api/skills/${skill}/retire`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf }, body: JSON.stringify({ reason: 'no' }) });
+      const r = await fetch(`/api/skills/${skill}/retire`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf },
+        body: JSON.stringify({ reason: 'no' }),
+      });
       return r.status;
     }, id);
     expect(status).toBe(403);

@@ -14,7 +14,9 @@ export interface ConsoleProcess {
 
 /** Starts the console on a free port; resolves once it prints its address on stdout. */
 export function startConsole(db: string, runs: string): Promise<ConsoleProcess> {
-  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'console', '--db', db, '--runs', runs, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [packagePath('bin', 'zetta.js'), 'console', '--db', db, '--runs', runs, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {

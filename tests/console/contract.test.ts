@@ -79,7 +79,8 @@ describe('the console API answers as its contract says', () => {
       for (const [name, c] of Object.entries(run.conditions as Record<string, unknown>)) {
         const condition = F.expectFields(c, F.conditionFigures, name);
         expectArms(F.expectFields(condition.macro, F.armFigures, `${name} macro`), `${name} macro`);
-        for (const [task, t] of Object.entries(condition.tasks as Record<string, unknown>)) expectArms(F.expectFields(t, F.taskArmFigures, task), task);
+        for (const [task, t] of Object.entries(condition.tasks as Record<string, unknown>))
+          expectArms(F.expectFields(t, F.taskArmFigures, task), task);
       }
       F.expectEach(run.evolution, F.runCampaignRef, 'evolution');
       F.expectEach(run.campaigns, F.campaignFigures, 'run campaigns');
@@ -87,11 +88,12 @@ describe('the console API answers as its contract says', () => {
     for (const c of F.expectEach(o.campaigns, F.campaignFigures, 'campaigns')) {
       F.expectFields(c.heldout, F.pairFigures, 'heldout');
       F.expectFields(c.confirmation, F.pairFigures, 'confirmation');
-      for (const g of F.expectEach(c.generations, F.campaignGenerationFigures, 'campaign generations')) F.expectEach(g.heldout, F.heldoutGateFigures, 'held-out gates');
+      for (const g of F.expectEach(c.generations, F.campaignGenerationFigures, 'campaign generations'))
+        F.expectEach(g.heldout, F.heldoutGateFigures, 'held-out gates');
     }
   });
 
-  it('the live stream\'s campaign events', async () => {
+  it("the live stream's campaign events", async () => {
     const port = await app.listen({ host: '127.0.0.1', port: 0 }).then((url) => new URL(url).port);
     const res = await fetch(`http://127.0.0.1:${port}/api/live`, { headers: { cookie: vic.cookie } });
     const sse = new SseReader(res.body!.getReader());

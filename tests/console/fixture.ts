@@ -38,7 +38,11 @@ export async function makeWorld(): Promise<World> {
   const db = join(base, 'skills.db');
   const { content, files } = await skillFromCampaign(campaignRoot);
   const skillId = SkillStore.using(db, (s) => s.add(content, files, { actor: 'zetta-evolve', reason: 'promoted' }).id);
-  const tokens = { ada: createToken(db, 'ada', 'approver'), bob: createToken(db, 'bob', 'approver'), vic: createToken(db, 'vic', 'viewer') };
+  const tokens = {
+    ada: createToken(db, 'ada', 'approver'),
+    bob: createToken(db, 'bob', 'approver'),
+    vic: createToken(db, 'vic', 'viewer'),
+  };
   const webRoot = join(base, 'web');
   mkdirSync(join(webRoot, 'assets'), { recursive: true });
   writeFileSync(join(webRoot, 'index.html'), INDEX);
@@ -56,22 +60,63 @@ export function addVariant(w: World, tag: string, patch: (c: SkillContent) => Sk
 }
 
 export function server(w: World, extra: Partial<Parameters<typeof createConsoleServer>[0]> = {}): Promise<FastifyInstance> {
-  return createConsoleServer({ db: w.db, runs: w.runs, webRoot: w.webRoot, readRunReport: parseRunReport, live: { pollMs: 50, rootsMs: 50, heartbeatMs: 100 }, ...extra });
+  return createConsoleServer({
+    db: w.db,
+    runs: w.runs,
+    webRoot: w.webRoot,
+    readRunReport: parseRunReport,
+    live: { pollMs: 50, rootsMs: 50, heartbeatMs: 100 },
+    ...extra,
+  });
 }
 
 /** A `zetta run` report: the governance stage with two perturbations, and its evolution stage. */
 function writeRunReport(dir: string, campaignId: string): void {
   const est = (value: number) => ({ value, low: Math.max(0, value - 0.1), high: Math.min(1, value + 0.1) });
   const arms = (policy: number, both: number) => ({
-    tasks: ['spatial/left_cube_in_bowl'], perturbation: 'x', policy: 'embedded', critic: 'default', criticHash: 'h',
-    perTask: { 'spatial/left_cube_in_bowl': { policy: est(policy), critic: { ...est(0), control: 'null:open' }, both: est(both), synergy: est(both - policy), controls: { 'null:open': 0 } } },
+    tasks: ['spatial/left_cube_in_bowl'],
+    perturbation: 'x',
+    policy: 'embedded',
+    critic: 'default',
+    criticHash: 'h',
+    perTask: {
+      'spatial/left_cube_in_bowl': {
+        policy: est(policy),
+        critic: { ...est(0), control: 'null:open' },
+        both: est(both),
+        synergy: est(both - policy),
+        controls: { 'null:open': 0 },
+      },
+    },
     macro: { policy: est(policy), critic: est(0), both: est(both), synergy: est(both - policy) },
   });
   const report = {
-    started: '2025-01-01T00:00:00.000Z', finished: '2025-01-01T00:09:00.000Z', out: dir, ok: true,
+    started: '2025-01-01T00:00:00.000Z',
+    finished: '2025-01-01T00:09:00.000Z',
+    out: dir,
+    ok: true,
     stages: {
-      governance: { policy: 'embedded', critic: 'default', episodes_per_task: 10, mean_synergy: 0.35, conditions: { 'position-shift': arms(0.2, 0.7), 'sensor-noise-delay': arms(0.4, 0.6) }, ok: true },
-      evolution: { campaigns: [{ task: 'spatial/left_cube_in_bowl', perturbation: 'position-shift', parent_rate: 0.2, campaign: { campaign_id: campaignId }, ok: true }], in_parallel: 1, ok: true },
+      governance: {
+        policy: 'embedded',
+        critic: 'default',
+        episodes_per_task: 10,
+        mean_synergy: 0.35,
+        conditions: { 'position-shift': arms(0.2, 0.7), 'sensor-noise-delay': arms(0.4, 0.6) },
+        ok: true,
+      },
+      evolution: {
+        campaigns: [
+          {
+            task: 'spatial/left_cube_in_bowl',
+            perturbation: 'position-shift',
+            parent_rate: 0.2,
+            campaign: { campaign_id: campaignId },
+            ok: true,
+          },
+        ],
+        in_parallel: 1,
+        ok: true,
+      },
     },
   };
   writeFileSync(join(dir, 'report.json'), JSON.stringify(report));

@@ -21,7 +21,12 @@ export async function login(app: FastifyInstance, token: string): Promise<Login>
 
 /** A POST with the session cookie and (unless null) its CSRF header. */
 export function post(app: FastifyInstance, url: string, s: Login, payload: unknown, csrf: string | null = s.csrf) {
-  return app.inject({ method: 'POST', url, payload: payload as object, headers: { cookie: s.cookie, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) } });
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: { cookie: s.cookie, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) },
+  });
 }
 
 export function get(app: FastifyInstance, url: string, s: Login | { bearer: string }) {

@@ -18,12 +18,21 @@ describe('zetta console killed during an approval', () => {
     const db = join(runs, 'skills.db');
     const { content, files } = await skillFromCampaign(root);
     // one pending skill per kill: the same promotion under another description is another version
-    const ids = SkillStore.using(db, (s) => DELAYS_MS.map((_, i) => s.add({ ...content, description: `${content.description} (${i})` }, files, { actor: 'evolve', reason: 'test' }).id));
+    const ids = SkillStore.using(db, (s) =>
+      DELAYS_MS.map(
+        (_, i) => s.add({ ...content, description: `${content.description} (${i})` }, files, { actor: 'evolve', reason: 'test' }).id,
+      ),
+    );
     const token = createToken(db, 'ada', 'approver');
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     for (const [i, delay] of DELAYS_MS.entries()) {
       const server = await startConsole(db, runs);
-      const request = fetch(`${server.url}/api/skills/${ids[i]}/approve`, { method: 'POST', headers: auth, body: JSON.stringify({ reason: `kill ${i}` }), signal: AbortSignal.timeout(20_000) }).catch(() => null);
+      const request = fetch(`${server.url}/api/skills/${ids[i]}/approve`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ reason: `kill ${i}` }),
+        signal: AbortSignal.timeout(20_000),
+      }).catch(() => null);
       await new Promise((r) => setTimeout(r, delay));
       // the console must still be there to be killed: a process that stopped by itself is a fault
       expect(server.child.exitCode, server.stderr()).toBeNull();
@@ -35,8 +44,13 @@ describe('zetta console killed during an approval', () => {
     const states: string[] = [];
     try {
       for (const id of ids) {
-        const body = (await (await fetch(`${restarted.url}/api/skills/${id}`, { headers: auth, signal: AbortSignal.timeout(20_000) })).json()) as { skill: { state: string }; audit: { to_state: string }[] };
-        expect([['pending', 1], ['active', 2]]).toContainEqual([body.skill.state, body.audit.length]);
+        const body = (await (
+          await fetch(`${restarted.url}/api/skills/${id}`, { headers: auth, signal: AbortSignal.timeout(20_000) })
+        ).json()) as { skill: { state: string }; audit: { to_state: string }[] };
+        expect([
+          ['pending', 1],
+          ['active', 2],
+        ]).toContainEqual([body.skill.state, body.audit.length]);
         expect(body.audit.at(-1)!.to_state).toBe(body.skill.state);
         states.push(body.skill.state);
       }

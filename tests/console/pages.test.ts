@@ -8,7 +8,6 @@ import { stopChild } from '../../util/child-process.js';
 import { launchChromium, startConsole } from './console-process.js';
 import { makeWorld, type World } from './fixture.js';
 
-
 describe('the console’s reading pages in Chromium', () => {
   let w: World;
   let browser: Browser;

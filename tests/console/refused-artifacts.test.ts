@@ -32,7 +32,8 @@ function copyWith(dir: string, file: 'manifest.json' | 'report.json', edit: (val
   return root;
 }
 
-const listedDirs = async () => ((await get(app, '/api/campaigns', vic)).json() as { campaigns: { dir: string }[] }).campaigns.map((c) => c.dir);
+const listedDirs = async () =>
+  ((await get(app, '/api/campaigns', vic)).json() as { campaigns: { dir: string }[] }).campaigns.map((c) => c.dir);
 
 describe('artifacts their readers refuse', () => {
   it('does not list a campaign whose manifest lacks a field', async () => {
@@ -54,7 +55,9 @@ describe('artifacts their readers refuse', () => {
   });
 
   it('leaves out of the overview a run whose report is not a run report, and keeps the others', async () => {
-    const run = JSON.parse(readFileSync(join(w.runs, 'run1', 'report.json'), 'utf8')) as { stages: { governance: Record<string, unknown> } };
+    const run = JSON.parse(readFileSync(join(w.runs, 'run1', 'report.json'), 'utf8')) as {
+      stages: { governance: Record<string, unknown> };
+    };
     delete run.stages.governance.conditions;
     mkdirSync(join(w.runs, 'run2'), { recursive: true });
     writeFileSync(join(w.runs, 'run2', 'report.json'), JSON.stringify(run));

@@ -10,7 +10,19 @@ const CONDITIONS: unknown[] = [
   { op: 'stagnant', feature: 'robot.eef_z', window: 5, eps: 0.001 },
   { op: 'falling', feature: 'derived.gripper_width', window: 4, by: 0.002 },
   { op: 'eventually', window: 3, cond: { op: 'ge', feature: 'privileged.object_height', value: 0.05 } },
-  { op: 'and', args: [{ op: 'eq', feature: 'command.stalled', value: 1 }, { op: 'or', args: [{ op: 'not', arg: { op: 'rising', feature: 'robot.eef_z', window: 2 } }, { op: 'always', window: 2, cond: { op: 'gt', feature: 'a', value: 1 } }] }] },
+  {
+    op: 'and',
+    args: [
+      { op: 'eq', feature: 'command.stalled', value: 1 },
+      {
+        op: 'or',
+        args: [
+          { op: 'not', arg: { op: 'rising', feature: 'robot.eef_z', window: 2 } },
+          { op: 'always', window: 2, cond: { op: 'gt', feature: 'a', value: 1 } },
+        ],
+      },
+    ],
+  },
 ];
 
 describe('the skill page’s rule text', () => {
@@ -21,7 +33,13 @@ describe('the skill page’s rule text', () => {
   it('writes a rule as its guard, trigger, timing and proposal lines', () => {
     const rule = {
       guards: [{ op: 'eq', feature: 'episode.in_recovery', value: 0 }],
-      when: { op: 'and', args: [{ op: 'lt', feature: 'derived.net_motion', value: 0.026 }, { op: 'always', window: 3, cond: { op: 'eq', feature: 'command.stalled', value: 1 } }] },
+      when: {
+        op: 'and',
+        args: [
+          { op: 'lt', feature: 'derived.net_motion', value: 0.026 },
+          { op: 'always', window: 3, cond: { op: 'eq', feature: 'command.stalled', value: 1 } },
+        ],
+      },
       dwell: 4,
       cooldown: 20,
       propose: { action: 'recovery', recovery: 'regrasp', priority: 5 },

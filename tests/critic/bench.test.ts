@@ -9,9 +9,12 @@ import { TemporalCritic } from '../../critic/temporal-critic.js';
 describe('the naive baseline interpreter', () => {
   it.each([1, 7, 42])('fires and reports NaN for exactly the rules the compiled critic does (seed %i)', (seed) => {
     const w = makeWorkload(seed, 64, 1500);
-    const compiled = new TemporalCritic(compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }));
+    const compiled = new TemporalCritic(
+      compileRules(w.rules, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES }),
+    );
     const naive = new NaiveCritic(w.rules);
-    let fired = 0, unknown = 0;
+    let fired = 0,
+      unknown = 0;
     w.frames.forEach((frame, i) => {
       const r = compiled.evaluate(frame);
       const n = naive.evaluate(w.records[i]!);
@@ -32,7 +35,9 @@ describe('zetta bench critic', () => {
     const out: string[] = [];
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
     try {
-      expect(await benchCriticCommand.run(['--rules', '16', '--frames', '256', '--iterations', '200', '--heap-steps', '2000', '--json'])).toBe(0);
+      expect(
+        await benchCriticCommand.run(['--rules', '16', '--frames', '256', '--iterations', '200', '--heap-steps', '2000', '--json']),
+      ).toBe(0);
     } finally {
       spy.mockRestore();
     }

@@ -9,24 +9,68 @@ import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 /** A bundle on disk: a long non-safety recovery from step 0, and a safety rule from step 5. */
 function writeBundle(): string {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-critic-'));
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'preempt', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json' }));
-  writeFileSync(join(dir, 'rules.json'), JSON.stringify({ version: 1, rules: [
-    { id: 'busy', when: { op: 'ge', feature: 'episode.step', value: 0 }, cooldown: 1000, propose: { action: 'recovery', recovery: 'long_hold', priority: 50 } },
-    { id: 'nudge', when: { op: 'ge', feature: 'episode.step', value: 2 }, propose: { action: 'recovery', recovery: 'safe_lift', priority: 99 } },
-    { id: 'danger', when: { op: 'ge', feature: 'episode.step', value: 5 }, cooldown: 1000, propose: { action: 'recovery', recovery: 'safe_lift', priority: 0 }, safety: true },
-  ] }));
-  writeFileSync(join(dir, 'recoveries.json'), JSON.stringify({ version: 1, programs: [
-    { id: 'long_hold', budget: 50, steps: [{ tool: 'hold', budget: 40 }] },
-    { id: 'safe_lift', budget: 6, reentry: { stable_steps: 0, max_speed: 1, max_width_rate: 1 }, steps: [{ tool: 'lift', params: { speed: 0.5 }, budget: 3 }] },
-  ] }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ version: 1, name: 'preempt', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json' }),
+  );
+  writeFileSync(
+    join(dir, 'rules.json'),
+    JSON.stringify({
+      version: 1,
+      rules: [
+        {
+          id: 'busy',
+          when: { op: 'ge', feature: 'episode.step', value: 0 },
+          cooldown: 1000,
+          propose: { action: 'recovery', recovery: 'long_hold', priority: 50 },
+        },
+        {
+          id: 'nudge',
+          when: { op: 'ge', feature: 'episode.step', value: 2 },
+          propose: { action: 'recovery', recovery: 'safe_lift', priority: 99 },
+        },
+        {
+          id: 'danger',
+          when: { op: 'ge', feature: 'episode.step', value: 5 },
+          cooldown: 1000,
+          propose: { action: 'recovery', recovery: 'safe_lift', priority: 0 },
+          safety: true,
+        },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'recoveries.json'),
+    JSON.stringify({
+      version: 1,
+      programs: [
+        { id: 'long_hold', budget: 50, steps: [{ tool: 'hold', budget: 40 }] },
+        {
+          id: 'safe_lift',
+          budget: 6,
+          reentry: { stable_steps: 0, max_speed: 1, max_width_rate: 1 },
+          steps: [{ tool: 'lift', params: { speed: 0.5 }, budget: 3 }],
+        },
+      ],
+    }),
+  );
   return dir;
 }
 
 /** A bundle whose one rule never fires. */
 function quietBundle() {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-critic-'));
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'quiet', privileged: false, rules: 'r.json', recoveries: 'p.json' }));
-  writeFileSync(join(dir, 'r.json'), JSON.stringify({ version: 1, rules: [{ id: 'never', when: { op: 'lt', feature: 'episode.step', value: -1 }, propose: { action: 'hold' } }] }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ version: 1, name: 'quiet', privileged: false, rules: 'r.json', recoveries: 'p.json' }),
+  );
+  writeFileSync(
+    join(dir, 'r.json'),
+    JSON.stringify({
+      version: 1,
+      rules: [{ id: 'never', when: { op: 'lt', feature: 'episode.step', value: -1 }, propose: { action: 'hold' } }],
+    }),
+  );
   writeFileSync(join(dir, 'p.json'), JSON.stringify({ version: 1, programs: [] }));
   return loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false });
 }

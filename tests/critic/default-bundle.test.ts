@@ -35,7 +35,9 @@ describe('the default critic bundle (observable)', () => {
   });
 
   it('only restores: no program closes on, releases, lowers onto, presses or pulls anything', () => {
-    const text = JSON.parse(readFileSync(join(dirname(bundle.path), bundle.manifest.recoveries), 'utf8')) as { programs: { steps: { tool: string; params?: { gripper?: string } }[] }[] };
+    const text = JSON.parse(readFileSync(join(dirname(bundle.path), bundle.manifest.recoveries), 'utf8')) as {
+      programs: { steps: { tool: string; params?: { gripper?: string } }[] }[];
+    };
     const tools = text.programs.flatMap((p) => p.steps.map((s) => s.tool));
     for (const t of TASK_STAGE_TOOLS) expect(tools).not.toContain(t);
     const grips = text.programs.flatMap((p) => p.steps.map((s) => s.params?.gripper ?? 'keep'));
@@ -44,7 +46,8 @@ describe('the default critic bundle (observable)', () => {
 
   it('covers missed grasps, blocked hands and the workspace edge, with safety rules for the hard limits', () => {
     const ids = bundle.rules.rules.map((r) => r.id);
-    for (const id of ['closing_beside_object', 'grasp_closed_on_nothing', 'hovering_lost', 'leaving_workspace', 'hand_blocked']) expect(ids).toContain(id);
+    for (const id of ['closing_beside_object', 'grasp_closed_on_nothing', 'hovering_lost', 'leaving_workspace', 'hand_blocked'])
+      expect(ids).toContain(id);
     const safety = bundle.rules.rules.filter((r) => r.proposal.safety).map((r) => r.id);
     expect(safety).toEqual(expect.arrayContaining(['leaving_workspace', 'hand_blocked', 'non_finite_action']));
   });
@@ -59,20 +62,25 @@ describe('the default critic bundle (observable)', () => {
     const src = dirname(resolveBundlePath('default'));
     writeFileSync(join(dir, 'rules.json'), readFileSync(join(src, 'rules.json')));
     writeFileSync(join(dir, 'recoveries.json'), readFileSync(join(src, 'recoveries.json')));
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'copy', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json' }));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ version: 1, name: 'copy', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json' }),
+    );
     expect(loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false }).rules.size).toBe(bundle.rules.size);
     expect(loadBundle(join(dir, 'manifest.json'), { layout: TABLETOP_LAYOUT, privileged: false }).manifest.name).toBe('copy');
     const rules = JSON.parse(readFileSync(join(src, 'rules.json'), 'utf8')) as { rules: { propose: { recovery?: string } }[] };
     rules.rules[3]!.propose.recovery = 'teleport';
     writeFileSync(join(dir, 'rules.json'), JSON.stringify(rules));
-    expect(() => loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/rules\.json: rules\[3\]\.propose\.recovery: .*teleport/);
+    expect(() => loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(
+      /rules\.json: rules\[3\]\.propose\.recovery: .*teleport/,
+    );
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version: 1, name: 'x', privileged: false, rules: 'rules.json' }));
     expect(() => loadBundle(dir, { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/manifest\.json: recoveries/);
     expect(() => loadBundle(join(dir, 'nowhere'), { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/no critic bundle/);
   });
 });
 
-describe('the manifest\'s answers to an actuation lag: wait_out_lag, align_chunks_to_lag', () => {
+describe("the manifest's answers to an actuation lag: wait_out_lag, align_chunks_to_lag", () => {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-bundle-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let copies = 0;
@@ -112,23 +120,32 @@ describe('the manifest\'s answers to an actuation lag: wait_out_lag, align_chunk
   });
 
   it('aligns only where its condition is true on the frame, as the wait does', () => {
-    const when = withManifest({ align_chunks_to_lag: { when: { op: 'ge', feature: 'observed.objects_left', value: 1 } } }).alignChunksToLag!;
+    const when = withManifest({ align_chunks_to_lag: { when: { op: 'ge', feature: 'observed.objects_left', value: 1 } } })
+      .alignChunksToLag!;
     expect(when(frame({ 'observed.objects_left': 1 }))).toBe(true);
     expect(when(frame({ 'observed.objects_left': 0 }))).toBe(false);
     const stagnant = { op: 'stagnant', feature: 'robot.eef_z', window: 5, eps: 0.001 };
-    expect(() => withManifest({ align_chunks_to_lag: { when: stagnant } })).toThrow(/manifest\.json: align_chunks_to_lag\.when: "stagnant" looks back/);
+    expect(() => withManifest({ align_chunks_to_lag: { when: stagnant } })).toThrow(
+      /manifest\.json: align_chunks_to_lag\.when: "stagnant" looks back/,
+    );
   });
 
   it('refuses a bundle that both waits and aligns, and an align that is neither a boolean nor a condition', () => {
-    expect(() => withManifest({ wait_out_lag: true, align_chunks_to_lag: true })).toThrow(/manifest\.json: align_chunks_to_lag: both .* keep one/);
+    expect(() => withManifest({ wait_out_lag: true, align_chunks_to_lag: true })).toThrow(
+      /manifest\.json: align_chunks_to_lag: both .* keep one/,
+    );
     expect(withManifest({ wait_out_lag: true, align_chunks_to_lag: false }).waitOutLag).not.toBeNull();
     expect(() => withManifest({ align_chunks_to_lag: 'yes' })).toThrow(/manifest\.json: align_chunks_to_lag/);
   });
 
   it('refuses a look-back operator and an unknown feature, naming the path', () => {
     const stagnant = { op: 'stagnant', feature: 'robot.eef_z', window: 5, eps: 0.001 };
-    expect(() => withManifest({ wait_out_lag: { when: { op: 'or', args: [stagnant] } } })).toThrow(/manifest\.json: wait_out_lag\.when: "stagnant" looks back/);
-    expect(() => withManifest({ wait_out_lag: { when: { op: 'ge', feature: 'derived.nope', value: 1 } } })).toThrow(/wait_out_lag\.when\.feature: unknown feature "derived\.nope"/);
+    expect(() => withManifest({ wait_out_lag: { when: { op: 'or', args: [stagnant] } } })).toThrow(
+      /manifest\.json: wait_out_lag\.when: "stagnant" looks back/,
+    );
+    expect(() => withManifest({ wait_out_lag: { when: { op: 'ge', feature: 'derived.nope', value: 1 } } })).toThrow(
+      /wait_out_lag\.when\.feature: unknown feature "derived\.nope"/,
+    );
     expect(() => withManifest({ wait_out_lag: 'yes' })).toThrow(/manifest\.json: wait_out_lag/);
   });
 });
@@ -145,6 +162,8 @@ describe('the oracle bundle (privileged)', () => {
 
   it('refuses to load where privileged features are not authorized, naming the file', () => {
     expect(() => loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(CriticLoadError);
-    expect(() => loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(/manifest\.json: privileged: .*not authorize/);
+    expect(() => loadBundle('oracle', { layout: TABLETOP_LAYOUT, privileged: false })).toThrow(
+      /manifest\.json: privileged: .*not authorize/,
+    );
   });
 });

@@ -10,7 +10,13 @@ import {
   limitNames,
 } from '../../critic/envelope.js';
 
-const limits = { workspaceMin: [-0.5, -0.5, 0.0] as const, workspaceMax: [0.5, 0.5, 0.6] as const, maxTransM: 0.03, maxRotRad: 0.25, gripperMinSwitchSteps: 3 };
+const limits = {
+  workspaceMin: [-0.5, -0.5, 0.0] as const,
+  workspaceMax: [0.5, 0.5, 0.6] as const,
+  maxTransM: 0.03,
+  maxRotRad: 0.25,
+  gripperMinSwitchSteps: 3,
+};
 const centre = [0, 0, 0.3];
 
 function enforce(env: SafetyEnvelope, action: number[], eef = centre): [number[], number] {

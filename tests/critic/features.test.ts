@@ -24,7 +24,8 @@ describe('feature registry', () => {
   });
 
   it('names the point features tools need', () => {
-    for (const p of ['object', 'target', 'handle']) for (const a of 'xyz') expect(featureIndex(`privileged.${p}_${a}`)).toBeGreaterThanOrEqual(0);
+    for (const p of ['object', 'target', 'handle'])
+      for (const a of 'xyz') expect(featureIndex(`privileged.${p}_${a}`)).toBeGreaterThanOrEqual(0);
   });
 
   it('frames start all-NaN; by-name access throws on an unknown name', () => {
@@ -172,7 +173,9 @@ describe('FrameBuilder', () => {
     const rec = [false, false, true, true, false, false, true, false];
     const rows = rec.map((r) => {
       const f = b.fill(state(0, 0, 0.2), act(0, 0, 0), null, r);
-      return ['step', 'in_recovery', 'recovery_steps', 'recoveries', 'steps_since_recovery', 'policy_steps'].map((n) => f.get(`episode.${n}`));
+      return ['step', 'in_recovery', 'recovery_steps', 'recoveries', 'steps_since_recovery', 'policy_steps'].map((n) =>
+        f.get(`episode.${n}`),
+      );
     });
     expect(rows).toEqual([
       [0, 0, 0, 0, 0, 0],
@@ -214,7 +217,13 @@ describe('FrameBuilder', () => {
     env.values[2] = 0;
     f = b.fill(state(0, 0, 0.2), act(0, 0, 0), env, false);
     expect(f.get('privileged.grasped')).toBe(0);
-    const clash = { name: 'robot.eef_x', unit: 'm', kind: 'number', meaning: 'a world claiming a critic feature', provenance: 'observed' } as const;
+    const clash = {
+      name: 'robot.eef_x',
+      unit: 'm',
+      kind: 'number',
+      meaning: 'a world claiming a critic feature',
+      provenance: 'observed',
+    } as const;
     expect(() => new FeatureLayout({ world: 'w', features: [clash] })).toThrow(/one of the critic's own features/);
   });
 });

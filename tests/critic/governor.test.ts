@@ -4,7 +4,10 @@ import { scaleMotion } from '../../critic/action.js';
 import type { ClampAxes, Proposal, ProposalAction } from '../../critic/rules/proposal.js';
 
 let next = 0;
-function p(action: ProposalAction, opts: { priority?: number; safety?: boolean; recovery?: string; scale?: number; axes?: ClampAxes; index?: number } = {}): Proposal {
+function p(
+  action: ProposalAction,
+  opts: { priority?: number; safety?: boolean; recovery?: string; scale?: number; axes?: ClampAxes; index?: number } = {},
+): Proposal {
   return {
     ruleId: `r${next}`,
     ruleIndex: opts.index ?? next++,
@@ -45,13 +48,23 @@ describe('Governor, no recovery running', () => {
   });
 
   it('a winning clamp uses the smallest clamp scale of the step', () => {
-    expect(g.decide(list(p('clamp', { scale: 0.5, priority: 3 }), p('clamp', { scale: 0.2 })), null)).toMatchObject({ kind: 'clamp', scale: 0.2, xyScale: 0.2 });
+    expect(g.decide(list(p('clamp', { scale: 0.5, priority: 3 }), p('clamp', { scale: 0.2 })), null)).toMatchObject({
+      kind: 'clamp',
+      scale: 0.2,
+      xyScale: 0.2,
+    });
   });
 
   it('a horizontal clamp scales dx and dy only; with a full clamp, each part takes its smallest scale', () => {
     expect(g.decide(list(p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({ kind: 'clamp', scale: 1, xyScale: 0.2 });
-    expect(g.decide(list(p('clamp', { scale: 0.5 }), p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({ scale: 0.5, xyScale: 0.2 });
-    expect(g.decide(list(p('clamp', { scale: 0.1 }), p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({ scale: 0.1, xyScale: 0.1 });
+    expect(g.decide(list(p('clamp', { scale: 0.5 }), p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({
+      scale: 0.5,
+      xyScale: 0.2,
+    });
+    expect(g.decide(list(p('clamp', { scale: 0.1 }), p('clamp', { scale: 0.2, axes: 'xy' })), null)).toMatchObject({
+      scale: 0.1,
+      xyScale: 0.1,
+    });
     const out = new Float32Array(7);
     scaleMotion([0.5, -0.5, -1, 0.1, 0.2, 0.3, 1], 1, out, 0.2);
     expect(Array.from(out)).toEqual(Array.from(new Float32Array([0.1, -0.1, -1, 0.1, 0.2, 0.3, 1])));
@@ -87,9 +100,16 @@ describe('Governor during a recovery', () => {
       preempted: true,
     });
     // The same recovery, proposed again by a safety rule, just continues.
-    expect(g.decide(list(p('recovery', { safety: true, recovery: 'regrasp' })), 'regrasp')).toMatchObject({ start: false, preempted: false });
+    expect(g.decide(list(p('recovery', { safety: true, recovery: 'regrasp' })), 'regrasp')).toMatchObject({
+      start: false,
+      preempted: false,
+    });
     // A clamp never pre-empts a recovery.
-    expect(g.decide(list(p('clamp', { safety: true, scale: 0.1 })), 'regrasp')).toMatchObject({ kind: 'recover', start: false, ignored: 1 });
+    expect(g.decide(list(p('clamp', { safety: true, scale: 0.1 })), 'regrasp')).toMatchObject({
+      kind: 'recover',
+      start: false,
+      ignored: 1,
+    });
   });
 
   it("'queue' keeps the best non-safety proposal and applies it when the recovery ends", () => {

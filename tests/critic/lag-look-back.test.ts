@@ -25,7 +25,12 @@ const LOOKING_BACK: readonly (readonly [Op, Condition])[] = [
 
 describe('a lag answer’s condition at chunk boundaries', () => {
   it('names exactly the look-back ops of before: stagnant, rising, falling, always, eventually', () => {
-    const samples = new Map<Op, Condition>([...LOOKING_BACK, ['not', { op: 'not', arg: LOW }], ['and', { op: 'and', args: [LOW] }], ['or', { op: 'or', args: [LOW] }]]);
+    const samples = new Map<Op, Condition>([
+      ...LOOKING_BACK,
+      ['not', { op: 'not', arg: LOW }],
+      ['and', { op: 'and', args: [LOW] }],
+      ['or', { op: 'or', args: [LOW] }],
+    ]);
     for (const op of ['lt', 'le', 'gt', 'ge', 'eq', 'ne'] as const) samples.set(op, { op, feature: Z, value: 0 });
     const lookingBack = [...samples].filter(([, c]) => opOf(c).lookBack(c) !== null).map(([op]) => op);
     expect(lookingBack.sort()).toEqual(['always', 'eventually', 'falling', 'rising', 'stagnant']);
@@ -40,11 +45,25 @@ describe('a lag answer’s condition at chunk boundaries', () => {
 
   it('names the first look-back op it meets, an outer window before the one inside it', () => {
     const inner: Condition = { op: 'stagnant', feature: Z, window: 3, eps: 0 };
-    expect(() => compile({ op: 'or', args: [LOW, { op: 'eventually', window: 2, cond: inner }, { op: 'rising', feature: Z, window: 2 }] })).toThrow(/"eventually" looks back/);
+    expect(() =>
+      compile({ op: 'or', args: [LOW, { op: 'eventually', window: 2, cond: inner }, { op: 'rising', feature: Z, window: 2 }] }),
+    ).toThrow(/"eventually" looks back/);
   });
 
   it('takes comparisons, and, or, not, and answers on the frame', () => {
-    const when = compile({ op: 'and', args: [{ op: 'not', arg: LOW }, { op: 'or', args: [{ op: 'le', feature: Z, value: 0.5 }, { op: 'eq', feature: Z, value: 1 }] }] })!;
+    const when = compile({
+      op: 'and',
+      args: [
+        { op: 'not', arg: LOW },
+        {
+          op: 'or',
+          args: [
+            { op: 'le', feature: Z, value: 0.5 },
+            { op: 'eq', feature: Z, value: 1 },
+          ],
+        },
+      ],
+    })!;
     const frame = new FeatureFrame(TABLETOP_LAYOUT);
     frame.set(Z, 0.3);
     expect(when(frame.values)).toBe(true);

@@ -17,7 +17,12 @@ const condition: fc.Arbitrary<Condition> = fc.letrec<{ c: Condition }>((tie) => 
   c: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.record({ op: fc.constantFrom('lt', 'le', 'gt', 'ge', 'eq', 'ne'), feature, value: num }),
-    fc.record({ op: fc.constant('stagnant'), feature, window: fc.integer({ min: 2, max: 5 }), eps: fc.double({ min: 0, max: 1, noNaN: true }) }),
+    fc.record({
+      op: fc.constant('stagnant'),
+      feature,
+      window: fc.integer({ min: 2, max: 5 }),
+      eps: fc.double({ min: 0, max: 1, noNaN: true }),
+    }),
     fc.record({ op: fc.constantFrom('rising', 'falling'), feature, window: fc.integer({ min: 1, max: 5 }) }),
     fc.record({ op: fc.constantFrom('always', 'eventually'), window: fc.integer({ min: 1, max: 4 }), cond: tie('c') }),
     fc.record({ op: fc.constantFrom('and', 'or'), args: fc.array(tie('c'), { minLength: 1, maxLength: 3 }) }),
@@ -31,7 +36,10 @@ const toolCall = fc.oneof(
   fc.record({ tool: fc.constantFrom('hold', 'open_gripper', 'close_gripper', 'release'), params: fc.constant({}) }),
   fc.record({ tool: fc.constantFrom('lift', 'retreat'), params: fc.record({ to_z: num, speed }, { requiredKeys: [] }) }),
   fc.record({ tool: fc.constant('move_above'), params: fc.record({ point, height: num, speed }, { requiredKeys: ['point'] }) }),
-  fc.record({ tool: fc.constantFrom('descend', 'lower', 'press'), params: fc.record({ point, to_z: num, offset: num }, { requiredKeys: [] }) }),
+  fc.record({
+    tool: fc.constantFrom('descend', 'lower', 'press'),
+    params: fc.record({ point, to_z: num, offset: num }, { requiredKeys: [] }),
+  }),
   fc.record({ tool: fc.constantFrom('pull', 'push'), params: fc.record({ direction: fc.tuple(fc.constant(1), num, num), speed }) }),
 );
 
@@ -44,10 +52,12 @@ interface StepJson {
 }
 const steps = fc.letrec<{ steps: StepJson[]; fallback: unknown }>((tie) => ({
   steps: fc.array(
-    fc.record(
-      { call: toolCall, budget: fc.integer({ min: 1, max: 12 }), until: condition, fallback: tie('fallback') },
-      { requiredKeys: ['call', 'budget', 'fallback'] },
-    ).map(({ call, ...rest }) => ({ ...call, ...rest }) as StepJson),
+    fc
+      .record(
+        { call: toolCall, budget: fc.integer({ min: 1, max: 12 }), until: condition, fallback: tie('fallback') },
+        { requiredKeys: ['call', 'budget', 'fallback'] },
+      )
+      .map(({ call, ...rest }) => ({ ...call, ...rest }) as StepJson),
     { minLength: 1, maxLength: 4, depthIdentifier: 'steps' },
   ),
   fallback: fc.oneof({ depthSize: 'small' }, fc.constantFrom('hold', 'abort', 'skip'), fc.record({ steps: tie('steps') })),
@@ -66,7 +76,10 @@ const value = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(0, 1) },
   { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Infinity, -Infinity, 1e308) },
 );
-const frames = fc.array(fc.array(value, { minLength: TABLETOP_LAYOUT.features.length, maxLength: TABLETOP_LAYOUT.features.length }), { minLength: 1, maxLength: 6 });
+const frames = fc.array(fc.array(value, { minLength: TABLETOP_LAYOUT.features.length, maxLength: TABLETOP_LAYOUT.features.length }), {
+  minLength: 1,
+  maxLength: 6,
+});
 
 describe('recovery programs always end within their budget', () => {
   it('over random programs and random feature frames', () => {

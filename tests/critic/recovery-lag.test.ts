@@ -35,7 +35,9 @@ interface Measured {
 function seek(worldLag: number, programLag: number | 'measured', measured?: Measured): number[] {
   const world = new LaggingWorld(worldLag);
   const program = {
-    id: 'seek', budget: 60, lag_steps: programLag,
+    id: 'seek',
+    budget: 60,
+    lag_steps: programLag,
     steps: [{ tool: 'move_above', params: { point: 'object', height: 0.06, speed: 1 }, budget: 60 }],
   };
   const ex = new RecoveryExecutor(loadRecoveries({ programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true }));
@@ -86,12 +88,22 @@ describe('recovery programs under actuation lag', () => {
     // too little of the motion explained (sensor noise), or nothing measured yet: as if told no lag
     expect(seek(3, 'measured', { lag: 2, explained: 0.6 })).toEqual(seek(3, 1));
     expect(seek(3, 'measured', { lag: Number.NaN, explained: Number.NaN })).toEqual(seek(3, 1));
-    expect(() => loadRecoveries({ programs: [{ id: 'p', budget: 5, lag_steps: 'sometimes', steps: [{ tool: 'hold', budget: 3 }] }] }, { layout: TABLETOP_LAYOUT, privileged: true })).toThrow(/lag_steps/);
+    expect(() =>
+      loadRecoveries(
+        { programs: [{ id: 'p', budget: 5, lag_steps: 'sometimes', steps: [{ tool: 'hold', budget: 3 }] }] },
+        { layout: TABLETOP_LAYOUT, privileged: true },
+      ),
+    ).toThrow(/lag_steps/);
   });
 
   it('leaves the frame as observed: rules and `until` conditions still read the real hand', () => {
     const world = new LaggingWorld(3);
-    const ex = new RecoveryExecutor(loadRecoveries({ programs: [{ id: 'seek', budget: 20, lag_steps: 3, steps: [{ tool: 'move_above', params: { point: 'object' }, budget: 20 }] }] }, { layout: TABLETOP_LAYOUT, privileged: true }));
+    const ex = new RecoveryExecutor(
+      loadRecoveries(
+        { programs: [{ id: 'seek', budget: 20, lag_steps: 3, steps: [{ tool: 'move_above', params: { point: 'object' }, budget: 20 }] }] },
+        { layout: TABLETOP_LAYOUT, privileged: true },
+      ),
+    );
     const out = new Float32Array(7);
     ex.start('seek');
     for (let i = 0; i < 5; i++) {
@@ -104,6 +116,11 @@ describe('recovery programs under actuation lag', () => {
   });
 
   it('refuses a lag beyond what it can compensate', () => {
-    expect(() => loadRecoveries({ programs: [{ id: 'p', budget: 5, lag_steps: 99, steps: [{ tool: 'hold', budget: 3 }] }] }, { layout: TABLETOP_LAYOUT, privileged: true })).toThrow(/lag_steps/);
+    expect(() =>
+      loadRecoveries(
+        { programs: [{ id: 'p', budget: 5, lag_steps: 99, steps: [{ tool: 'hold', budget: 3 }] }] },
+        { layout: TABLETOP_LAYOUT, privileged: true },
+      ),
+    ).toThrow(/lag_steps/);
   });
 });

@@ -26,9 +26,24 @@ const REGRASP: RecoveryFileInput = {
       budget: 120,
       steps: [
         { tool: 'open_gripper', budget: 6, until: { op: 'ge', feature: 'derived.gripper_width', value: 0.075 } },
-        { tool: 'move_above', params: { point: 'object', height: 0.06 }, budget: 40, until: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.065 } },
-        { tool: 'descend', params: { point: 'object' }, budget: 30, until: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.005 } },
-        { tool: 'close_gripper', budget: 10, until: { op: 'eq', feature: 'privileged.grasped', value: 1 }, fallback: { steps: [{ tool: 'retreat', budget: 5 }] } },
+        {
+          tool: 'move_above',
+          params: { point: 'object', height: 0.06 },
+          budget: 40,
+          until: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.065 },
+        },
+        {
+          tool: 'descend',
+          params: { point: 'object' },
+          budget: 30,
+          until: { op: 'lt', feature: 'privileged.object_eef_dist', value: 0.005 },
+        },
+        {
+          tool: 'close_gripper',
+          budget: 10,
+          until: { op: 'eq', feature: 'privileged.grasped', value: 1 },
+          fallback: { steps: [{ tool: 'retreat', budget: 5 }] },
+        },
         { tool: 'lift', params: { to_z: 0.15 }, budget: 30, until: { op: 'ge', feature: 'robot.eef_z', value: 0.149 } },
       ],
     },
@@ -50,32 +65,65 @@ describe('loading recovery programs', () => {
   const step = (tool: string, extra: object = {}) => ({ tool, budget: 5, ...extra });
 
   it('an unknown tool names its path, nested fallbacks included', () => {
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold')] }, { id: 'b', budget: 9, steps: [step('hold'), step('hold'), step('grab')] }] })).toMatch(
-      /^programs\[1\]\.steps\[2\]\.tool: unknown tool "grab" \(known: close_gripper, descend, hold, /,
-    );
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { fallback: { steps: [step('hold'), step('yank')] } })] }] })).toMatch(
-      /^programs\[0\]\.steps\[0\]\.fallback\.steps\[1\]\.tool: unknown tool "yank"/,
-    );
+    expect(
+      loadError({
+        programs: [
+          { id: 'a', budget: 9, steps: [step('hold')] },
+          { id: 'b', budget: 9, steps: [step('hold'), step('hold'), step('grab')] },
+        ],
+      }),
+    ).toMatch(/^programs\[1\]\.steps\[2\]\.tool: unknown tool "grab" \(known: close_gripper, descend, hold, /);
+    expect(
+      loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { fallback: { steps: [step('hold'), step('yank')] } })] }] }),
+    ).toMatch(/^programs\[0\]\.steps\[0\]\.fallback\.steps\[1\]\.tool: unknown tool "yank"/);
   });
 
   it('bad tool params, unknown or unauthorized features, and malformed programs name their paths', () => {
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('lift', { params: { speed: 3 } })] }] })).toMatch(/^programs\[0\]\.steps\[0\]\.params\.speed: /);
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { params: { x: 1 } })] }] })).toMatch(/^programs\[0\]\.steps\[0\]\.params: Unrecognized key/);
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('move_above', { params: { point: { x: 'robot.eef_x', y: 'robot.eef_y', z: 'privileged.lid_z' } } })] }] })).toBe(
+    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('lift', { params: { speed: 3 } })] }] })).toMatch(
+      /^programs\[0\]\.steps\[0\]\.params\.speed: /,
+    );
+    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { params: { x: 1 } })] }] })).toMatch(
+      /^programs\[0\]\.steps\[0\]\.params: Unrecognized key/,
+    );
+    expect(
+      loadError({
+        programs: [
+          {
+            id: 'a',
+            budget: 9,
+            steps: [step('move_above', { params: { point: { x: 'robot.eef_x', y: 'robot.eef_y', z: 'privileged.lid_z' } } })],
+          },
+        ],
+      }),
+    ).toBe(
       'programs[0].steps[0].params.point: unknown feature "privileged.lid_z": the world "tabletop" has no such feature (nearest: privileged.handle_z, privileged.stage, privileged.handle_x)',
     );
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('move_above', { params: { point: 'object' } })] }] }, { layout: TABLETOP_LAYOUT, privileged: false })).toBe(
+    expect(
+      loadError(
+        { programs: [{ id: 'a', budget: 9, steps: [step('move_above', { params: { point: 'object' } })] }] },
+        { layout: TABLETOP_LAYOUT, privileged: false },
+      ),
+    ).toBe(
       'programs[0].steps[0].params.point: privileged feature "privileged.object_x" (simulator ground truth of "tabletop") needs a bundle that declares "privileged": true and a run that authorizes it',
     );
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { until: { op: 'lt', feature: 'robot.z', value: 1 } })] }] })).toBe(
+    expect(
+      loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { until: { op: 'lt', feature: 'robot.z', value: 1 } })] }] }),
+    ).toBe(
       'programs[0].steps[0].until.feature: unknown feature "robot.z": the world "tabletop" has no such feature (nearest: robot.eef_z, robot.eef_rz, robot.eef_x)',
     );
     expect(loadError({ programs: [{ id: 'a', budget: 0, steps: [step('hold')] }] })).toMatch(/^programs\[0\]\.budget: /);
     expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [] }] })).toMatch(/^programs\[0\]\.steps: /);
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { fallback: 'retry' })] }] })).toMatch(/^programs\[0\]\.steps\[0\]\.fallback/);
-    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold')] }, { id: 'a', budget: 9, steps: [step('hold')] }] })).toBe(
-      'programs[1].id: duplicate program id "a"',
+    expect(loadError({ programs: [{ id: 'a', budget: 9, steps: [step('hold', { fallback: 'retry' })] }] })).toMatch(
+      /^programs\[0\]\.steps\[0\]\.fallback/,
     );
+    expect(
+      loadError({
+        programs: [
+          { id: 'a', budget: 9, steps: [step('hold')] },
+          { id: 'a', budget: 9, steps: [step('hold')] },
+        ],
+      }),
+    ).toBe('programs[1].id: duplicate program id "a"');
   });
 });
 
@@ -131,7 +179,9 @@ describe('RecoveryExecutor', () => {
     ex.start('p');
     return Array.from({ length: n }, (_, i) => [ex.tick(still, clear(i), out), out[6]]);
   };
-  const A = RECOVERY_ACTING, R = RECOVERY_REENTER, X = RECOVERY_ABORT;
+  const A = RECOVERY_ACTING,
+    R = RECOVERY_REENTER,
+    X = RECOVERY_ABORT;
 
   it("fallback 'skip' goes on with the next step; re-entry waits for k stable steps", () => {
     // hold ×2, close ×3, then re-entry: stable count is already ≥ 2, evidence clear → re-enter.

@@ -31,7 +31,10 @@ describe('a condition in words', () => {
   });
 
   it('words sub-conditions through their own ops, parenthesizing a nested and/or', () => {
-    const c: Condition = { op: 'not', arg: { op: 'eventually', window: 2, cond: { op: 'or', args: [LOW, { op: 'rising', feature: 'z', window: 3 }] } } };
+    const c: Condition = {
+      op: 'not',
+      arg: { op: 'eventually', window: 2, cond: { op: 'or', args: [LOW, { op: 'rising', feature: 'z', window: 3 }] } },
+    };
     expect(describeCondition(c)).toBe('not (at least once of the last 2 steps: a < 1 or z rises over 3 steps)');
     expect(describeCondition({ op: 'and', args: [{ op: 'or', args: [LOW, LOW] }, LOW] })).toBe('(a < 1 or a < 1) and a < 1');
   });

@@ -12,7 +12,9 @@ import { OPS, isOp, type Op, type OpTable } from '../../critic/rules/ops/index.j
 import { ConditionSchema, RuleFileSchema, type Condition } from '../../critic/rules/schema.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';
 
-const Z = 'robot.eef_z', FORCE = 'privileged.contact_force', WIDTH = 'derived.gripper_width';
+const Z = 'robot.eef_z',
+  FORCE = 'privileged.contact_force',
+  WIDTH = 'derived.gripper_width';
 
 /** A condition of every op, over features of the benchmark's world (the force sensor drops out: NaN). */
 const SAMPLES: { readonly [K in Op]: Condition & { readonly op: K } } = {
@@ -27,8 +29,20 @@ const SAMPLES: { readonly [K in Op]: Condition & { readonly op: K } } = {
   falling: { op: 'falling', feature: WIDTH, window: 3 },
   always: { op: 'always', window: 4, cond: { op: 'gt', feature: FORCE, value: 0.48 } },
   eventually: { op: 'eventually', window: 5, cond: { op: 'not', arg: { op: 'lt', feature: Z, value: 0.25 } } },
-  and: { op: 'and', args: [{ op: 'lt', feature: Z, value: 0.3 }, { op: 'stagnant', feature: WIDTH, window: 3, eps: 0.001 }] },
-  or: { op: 'or', args: [{ op: 'ge', feature: FORCE, value: 0.55 }, { op: 'rising', feature: Z, window: 2 }] },
+  and: {
+    op: 'and',
+    args: [
+      { op: 'lt', feature: Z, value: 0.3 },
+      { op: 'stagnant', feature: WIDTH, window: 3, eps: 0.001 },
+    ],
+  },
+  or: {
+    op: 'or',
+    args: [
+      { op: 'ge', feature: FORCE, value: 0.55 },
+      { op: 'rising', feature: Z, window: 2 },
+    ],
+  },
   not: { op: 'not', arg: { op: 'always', window: 3, cond: { op: 'gt', feature: WIDTH, value: 0.05 } } },
 };
 const ALL_OPS = Object.keys(SAMPLES) as Op[];

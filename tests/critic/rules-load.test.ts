@@ -23,13 +23,23 @@ function loadError(json: unknown, o: Partial<typeof opts> = {}): CriticLoadError
 describe('loading rules: errors name the path inside the file', () => {
   it('an unknown feature, deep in a condition', () => {
     const e = loadError({
-      rules: [ok, ok, ok].map((r, i) => ({ ...r, id: `r${i}` })).concat({
-        id: 'bad',
-        when: { op: 'and', args: [{ op: 'gt', feature: 'robot.eef_x', value: 0 }, { op: 'always', window: 3, cond: { op: 'lt', feature: 'robot.eef_zz', value: 1 } }] },
-        propose: { action: 'hold' },
-      } as never),
+      rules: [ok, ok, ok]
+        .map((r, i) => ({ ...r, id: `r${i}` }))
+        .concat({
+          id: 'bad',
+          when: {
+            op: 'and',
+            args: [
+              { op: 'gt', feature: 'robot.eef_x', value: 0 },
+              { op: 'always', window: 3, cond: { op: 'lt', feature: 'robot.eef_zz', value: 1 } },
+            ],
+          },
+          propose: { action: 'hold' },
+        } as never),
     });
-    expect(e.message).toBe('rules[3].when.args[1].cond.feature: unknown feature "robot.eef_zz": the world "tabletop" has no such feature (nearest: robot.eef_rz, robot.eef_z, robot.eef_rx)');
+    expect(e.message).toBe(
+      'rules[3].when.args[1].cond.feature: unknown feature "robot.eef_zz": the world "tabletop" has no such feature (nearest: robot.eef_rz, robot.eef_z, robot.eef_rx)',
+    );
   });
 
   it('an unknown feature in a guard', () => {
@@ -56,7 +66,9 @@ describe('loading rules: errors name the path inside the file', () => {
     expect(loadError({ rules: [{ ...ok, when: { op: 'between', feature: 'robot.eef_z' } }] }).path).toBe('rules[0].when.op');
     expect(loadError({ rules: [{ ...ok, when: { op: 'lt', feature: 'robot.eef_z' } }] }).path).toBe('rules[0].when.value');
     expect(loadError({ rules: [{ ...ok, threshhold: 1 }] }).message).toMatch(/^rules\[0\]: Unrecognized key: "threshhold"/);
-    expect(loadError({ rules: [{ ...ok, when: { op: 'stagnant', feature: 'robot.eef_z', window: 0, eps: 0.1 } }] }).path).toBe('rules[0].when.window');
+    expect(loadError({ rules: [{ ...ok, when: { op: 'stagnant', feature: 'robot.eef_z', window: 0, eps: 0.1 } }] }).path).toBe(
+      'rules[0].when.window',
+    );
     expect(loadError({ rules: [{ ...ok, dwell: 0 }] }).path).toBe('rules[0].dwell');
     expect(loadError({ rules: [ok, ok] }).message).toBe('rules[1].id: duplicate rule id "ok"');
     expect(loadError({ rules: [{ ...ok, propose: { action: 'clamp', scale: 2 } }] }).path).toBe('rules[0].propose.scale');
@@ -69,7 +81,9 @@ describe('loading rules: errors name the path inside the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-rules-'));
     const file = join(dir, 'rules.json');
     writeFileSync(file, JSON.stringify({ rules: [{ ...ok, when: { op: 'gt', feature: 'derived.speed', value: 1 } }] }));
-    expect(() => loadRulesFile(file, opts)).toThrow(`${file}: rules[0].when.feature: unknown feature "derived.speed": the world "tabletop"`);
+    expect(() => loadRulesFile(file, opts)).toThrow(
+      `${file}: rules[0].when.feature: unknown feature "derived.speed": the world "tabletop"`,
+    );
   });
 
   it('defaults are applied and the source kept', () => {

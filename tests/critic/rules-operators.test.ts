@@ -103,7 +103,12 @@ describe('NaN reporting', () => {
         { id: 'a', when: { op: 'gt', feature: 'privileged.contact_force', value: 5 }, propose: { action: 'hold' } },
         { id: 'b', when: { op: 'not', arg: { op: 'gt', feature: 'privileged.grasped', value: 0.5 } }, propose: { action: 'abort' } },
         { id: 'c', when: { op: 'lt', feature: 'robot.eef_z', value: 1 }, propose: { action: 'hold' } },
-        { id: 'd', guards: [{ op: 'eq', feature: 'privileged.grasped', value: 1 }], when: { op: 'lt', feature: 'robot.eef_z', value: 1 }, propose: { action: 'hold' } },
+        {
+          id: 'd',
+          guards: [{ op: 'eq', feature: 'privileged.grasped', value: 1 }],
+          when: { op: 'lt', feature: 'robot.eef_z', value: 1 },
+          propose: { action: 'hold' },
+        },
       ]),
     );
     const r = critic.evaluate(frameOf({ 'robot.eef_z': 0.5 }));
@@ -133,7 +138,10 @@ describe('dwell, cooldown, guards', () => {
   });
 
   it('a false guard deactivates the rule and resets its windows and dwell; cooldown survives', () => {
-    const critic = oneRule({ op: 'always', window: 2, cond: lt0 }, { guards: [{ op: 'eq', feature: 'episode.in_recovery', value: 0 }], dwell: 2 });
+    const critic = oneRule(
+      { op: 'always', window: 2, cond: lt0 },
+      { guards: [{ op: 'eq', feature: 'episode.in_recovery', value: 0 }], dwell: 2 },
+    );
     const step = (z: number, rec: number) => critic.evaluate(frameOf({ [F]: z, 'episode.in_recovery': rec })).status[0];
     expect([step(-1, 0), step(-1, 0)]).toEqual([N, RULE_HOLDING]); // window full at step 2
     expect(step(-1, 1)).toBe(RULE_INACTIVE);
@@ -167,12 +175,26 @@ describe('proposals', () => {
     const critic = new TemporalCritic(
       ruleSet([
         { id: 'slow', when: { op: 'gt', feature: F, value: 0 }, propose: { action: 'clamp', scale: 0.3 } },
-        { id: 'fix', when: { op: 'gt', feature: F, value: 0 }, propose: { action: 'recovery', recovery: 'regrasp', priority: 4 }, safety: true, evidence: ['ep-12', 'cluster-3'] },
+        {
+          id: 'fix',
+          when: { op: 'gt', feature: F, value: 0 },
+          propose: { action: 'recovery', recovery: 'regrasp', priority: 4 },
+          safety: true,
+          evidence: ['ep-12', 'cluster-3'],
+        },
       ]),
     );
     const r = critic.evaluate(frameOf({ [F]: 1 }));
     expect(r.count).toBe(2);
     expect(r.proposals[0]).toMatchObject({ ruleId: 'slow', action: 'clamp', scale: 0.3, priority: 0, safety: false, recovery: null });
-    expect(r.proposals[1]).toMatchObject({ ruleId: 'fix', ruleIndex: 1, action: 'recovery', recovery: 'regrasp', priority: 4, safety: true, evidence: ['ep-12', 'cluster-3'] });
+    expect(r.proposals[1]).toMatchObject({
+      ruleId: 'fix',
+      ruleIndex: 1,
+      action: 'recovery',
+      recovery: 'regrasp',
+      priority: 4,
+      safety: true,
+      evidence: ['ep-12', 'cluster-3'],
+    });
   });
 });

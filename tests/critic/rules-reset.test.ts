@@ -86,7 +86,8 @@ describe('episode reset', () => {
       reused.reset();
       const fresh = make(mine);
       w.frames.slice(400).forEach((v, t) => {
-        const a = reused.step(v), b = fresh.step(v);
+        const a = reused.step(v),
+          b = fresh.step(v);
         if (a[0] !== b[0] || !Object.is(a[1], b[1])) throw new Error(`rule ${rules[i]!.id}, step ${t}: reset ${a}, fresh ${b}`);
       });
     }
@@ -151,9 +152,14 @@ function randomRules(seed: number, n: number, frames: readonly Float64Array[]): 
     const k = Math.floor(r() * 4);
     if (k === 0) return { op: 'stagnant', feature: pick(NUMERIC), window, eps: r() * 0.02 };
     if (k === 1) return { op: pick(['rising', 'falling'] as const), feature: pick(NUMERIC), window, by: r() * 0.01 };
-    return { op: pick(['always', 'eventually'] as const), window, cond: r() < 0.5 ? leaf() : { op: pick(['and', 'or'] as const), args: [leaf(), leaf()] } };
+    return {
+      op: pick(['always', 'eventually'] as const),
+      window,
+      cond: r() < 0.5 ? leaf() : { op: pick(['and', 'or'] as const), args: [leaf(), leaf()] },
+    };
   };
-  const cond = (): Condition => (r() < 0.6 ? temporal() : { op: pick(['and', 'or'] as const), args: [leaf(), r() < 0.5 ? temporal() : leaf()] });
+  const cond = (): Condition =>
+    r() < 0.6 ? temporal() : { op: pick(['and', 'or'] as const), args: [leaf(), r() < 0.5 ? temporal() : leaf()] };
   return Array.from({ length: n }, (_, i) => ({
     id: `r${i}`,
     guards: r() < 0.75 ? Array.from({ length: 1 + Math.floor(r() * 2) }, () => (r() < 0.6 ? temporal() : leaf())) : [],

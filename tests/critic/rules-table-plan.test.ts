@@ -8,7 +8,12 @@ import { OP_GE, OP_LT } from '../../critic/rules/truth.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const plan = (rules: RuleInput[]) => planTable(RuleFileSchema.parse({ rules }), TABLETOP_LAYOUT);
-const rule = (id: string, when: RuleInput['when'], extra: Partial<RuleInput> = {}): RuleInput => ({ id, when, propose: { action: 'hold' }, ...extra });
+const rule = (id: string, when: RuleInput['when'], extra: Partial<RuleInput> = {}): RuleInput => ({
+  id,
+  when,
+  propose: { action: 'hold' },
+  ...extra,
+});
 const lt = (value: number) => ({ op: 'lt' as const, feature: 'robot.eef_z', value });
 
 describe('rule table plan', () => {
@@ -18,7 +23,12 @@ describe('rule table plan', () => {
       rule('b', { op: 'and', args: [lt(0.1), lt(-0), lt(0)] }),
       rule('c', { op: 'not', arg: lt(0.2) }), // ge 0.2
     ]);
-    expect(p.comparisons.map((c) => [c.op, c.t])).toEqual([[OP_LT, 0.1], [OP_LT, -0], [OP_LT, 0], [OP_GE, 0.2]]);
+    expect(p.comparisons.map((c) => [c.op, c.t])).toEqual([
+      [OP_LT, 0.1],
+      [OP_LT, -0],
+      [OP_LT, 0],
+      [OP_GE, 0.2],
+    ]);
     expect(Object.is(p.comparisons[1]!.t, -0)).toBe(true);
     expect(p.rows.map((r) => r.root)).toEqual([0, 4, 3]); // b's and is the first operand past the comparisons
     expect(p.guards).toEqual([{ rule: 0, args: [0] }]);
@@ -44,11 +54,25 @@ describe('rule table plan', () => {
       rule('a', { op: 'or', args: [w('eventually', 40), w('eventually', 5), st(40)] }),
       rule('b', { op: 'and', args: [w('always', 40), w('always', 5), st(5), { op: 'rising', feature: 'robot.eef_z', window: 3 }] }),
     ]);
-    expect(p.windows.map((x) => `${x.always ? 'always' : 'eventually'} ${x.win}`)).toEqual(['always 5', 'eventually 5', 'eventually 40', 'always 40']);
+    expect(p.windows.map((x) => `${x.always ? 'always' : 'eventually'} ${x.win}`)).toEqual([
+      'always 5',
+      'eventually 5',
+      'eventually 40',
+      'always 40',
+    ]);
     expect(p.stagnant.map((x) => x.win)).toEqual([5, 40]);
     expect(p.nodesOf).toEqual([
-      [{ kind: 'window', id: 2 }, { kind: 'window', id: 1 }, { kind: 'stagnant', id: 1 }],
-      [{ kind: 'window', id: 3 }, { kind: 'window', id: 0 }, { kind: 'stagnant', id: 0 }, { kind: 'trend', id: 0 }],
+      [
+        { kind: 'window', id: 2 },
+        { kind: 'window', id: 1 },
+        { kind: 'stagnant', id: 1 },
+      ],
+      [
+        { kind: 'window', id: 3 },
+        { kind: 'window', id: 0 },
+        { kind: 'stagnant', id: 0 },
+        { kind: 'trend', id: 0 },
+      ],
     ]);
     expect(p.nPureLogic).toBe(0); // both read temporal nodes: they run after them
   });

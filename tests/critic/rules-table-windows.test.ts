@@ -34,7 +34,14 @@ function agree(file: RuleFile, frames: readonly Float64Array[], resetEvery = 0):
   return { fired, tableRules: set.table.tableRules };
 }
 
-const NUMERIC = ['robot.eef_z', 'derived.gripper_width', 'privileged.object_height', 'privileged.contact_force', 'derived.eef_speed', 'command.direction_cosine'];
+const NUMERIC = [
+  'robot.eef_z',
+  'derived.gripper_width',
+  'privileged.object_height',
+  'privileged.contact_force',
+  'derived.eef_speed',
+  'command.direction_cosine',
+];
 const BOOLEAN = ['privileged.grasped', 'command.stalled', 'episode.in_recovery'];
 
 function windowRules(seed: number, n: number, frames: readonly Float64Array[], windows: readonly number[]): RuleFile {
@@ -46,7 +53,8 @@ function windowRules(seed: number, n: number, frames: readonly Float64Array[], w
     const x = frames[Math.floor(r() * frames.length)]![BENCH_LAYOUT.index(feature)]!;
     return { op: pick(['lt', 'le', 'gt', 'ge'] as const), feature, value: Number.isFinite(x) ? x : 0 };
   };
-  const sub = (): Condition => (r() < 0.5 ? leaf() : { op: pick(['and', 'or'] as const), args: [leaf(), r() < 0.5 ? leaf() : { op: 'not', arg: leaf() }] });
+  const sub = (): Condition =>
+    r() < 0.5 ? leaf() : { op: pick(['and', 'or'] as const), args: [leaf(), r() < 0.5 ? leaf() : { op: 'not', arg: leaf() }] };
   const rules: RuleInput[] = Array.from({ length: n }, (_, i) => {
     const window = pick(windows);
     const when: Condition =
@@ -77,19 +85,31 @@ describe('rule table windows', () => {
     // eq(x, ∞) with x = ∞ holds with margin |∞ − ∞| = NaN: a known step with a NaN margin, which
     // evicts older values from a deque. A rule file cannot say ∞ (JSON, and the schema wants finite
     // numbers), so the thresholds are set after validation: compileRules takes any RuleFile.
-    const X = 'robot.eef_x', Y = 'robot.eef_y';
+    const X = 'robot.eef_x',
+      Y = 'robot.eef_y';
     const subs: Condition[] = [
       { op: 'eq', feature: X, value: 1e308 },
       { op: 'ne', feature: X, value: -1e308 },
       { op: 'lt', feature: X, value: 0 },
-      { op: 'or', args: [{ op: 'ge', feature: X, value: -0 }, { op: 'eq', feature: Y, value: 1 }] },
+      {
+        op: 'or',
+        args: [
+          { op: 'ge', feature: X, value: -0 },
+          { op: 'eq', feature: Y, value: 1 },
+        ],
+      },
     ];
     const rules: RuleInput[] = [];
     for (const window of [2, 3, 7, 16, 17, 23]) {
       subs.forEach((cond, k) => {
-        for (const op of ['always', 'eventually'] as const) rules.push({ id: `${op}${window}_${k}`, when: { op, window, cond }, propose: { action: 'hold' } });
+        for (const op of ['always', 'eventually'] as const)
+          rules.push({ id: `${op}${window}_${k}`, when: { op, window, cond }, propose: { action: 'hold' } });
       });
-      rules.push({ id: `st${window}`, when: { op: 'stagnant', feature: X, window: Math.max(2, window), eps: 0 }, propose: { action: 'hold' } });
+      rules.push({
+        id: `st${window}`,
+        when: { op: 'stagnant', feature: X, window: Math.max(2, window), eps: 0 },
+        propose: { action: 'hold' },
+      });
     }
     const file = RuleFileSchema.parse({ rules });
     const infinite = (c: { value?: number; cond?: unknown; args?: unknown[] }): void => {
@@ -98,7 +118,9 @@ describe('rule table windows', () => {
       c.args?.forEach((a) => infinite(a as never));
     };
     file.rules.forEach((rule) => infinite(rule.when as never));
-    expect(file.rules.filter((rule) => JSON.stringify(rule.when, (_, x) => (Math.abs(x) === Infinity ? 'INF' : x)).includes('INF')).length).toBe(24); // 6 windows × 2 conditions × always, eventually
+    expect(
+      file.rules.filter((rule) => JSON.stringify(rule.when, (_, x) => (Math.abs(x) === Infinity ? 'INF' : x)).includes('INF')).length,
+    ).toBe(24); // 6 windows × 2 conditions × always, eventually
     const r = rng(5);
     const xs = [0, -0, NaN, Infinity, -Infinity, 1, -1, 0.5];
     const frames = Array.from({ length: 900 }, (_, t) => {

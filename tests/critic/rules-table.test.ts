@@ -9,21 +9,24 @@ import { RULE_FIRED, RULE_UNKNOWN } from '../../critic/rules/compiled-rule.js';
 import { RuleFileSchema, type Condition, type RuleFile, type RuleInput } from '../../critic/rules/schema.js';
 import { TemporalCritic } from '../../critic/temporal-critic.js';
 
-const compile = (file: RuleFile): RuleSet => compileRules(file, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES });
+const compile = (file: RuleFile): RuleSet =>
+  compileRules(file, { layout: BENCH_LAYOUT, privileged: true, knownRecoveries: BENCH_RECOVERIES });
 
 /** Runs the table (through TemporalCritic) and the closures of a second compile side by side. */
 function compare(file: RuleFile, frames: readonly Float64Array[], resetEvery = 0): { fired: number; unknown: number; tableRules: number } {
   const set = compile(file);
   const critic = new TemporalCritic(set);
   const ref = compile(file).rules;
-  let fired = 0, unknown = 0;
+  let fired = 0,
+    unknown = 0;
   frames.forEach((v, step) => {
     if (resetEvery > 0 && step % resetEvery === resetEvery - 1) {
       critic.reset();
       for (const rule of ref) rule.reset();
     }
     const r = critic.evaluate(v);
-    const proposals: number[] = [], nans: number[] = [];
+    const proposals: number[] = [],
+      nans: number[] = [];
     ref.forEach((rule, i) => {
       const s = rule.step(v);
       if (r.status[i] !== s || !Object.is(r.margins[i], rule.margin)) {
@@ -41,7 +44,14 @@ function compare(file: RuleFile, frames: readonly Float64Array[], resetEvery = 0
 }
 
 // Features the random conditions read, with thresholds drawn from the recorded frames.
-const NUMERIC = ['robot.eef_z', 'derived.gripper_width', 'privileged.object_height', 'privileged.contact_force', 'command.direction_cosine', 'derived.eef_speed'];
+const NUMERIC = [
+  'robot.eef_z',
+  'derived.gripper_width',
+  'privileged.object_height',
+  'privileged.contact_force',
+  'command.direction_cosine',
+  'derived.eef_speed',
+];
 const BOOLEAN = ['privileged.grasped', 'command.stalled', 'episode.in_recovery', 'derived.gripper_closed'];
 
 function randomCondition(r: () => number, frames: readonly Float64Array[], depth: number, temporalOk: boolean): Condition {
@@ -57,7 +67,11 @@ function randomCondition(r: () => number, frames: readonly Float64Array[], depth
     return { op: pick(['lt', 'le', 'gt', 'ge'] as const), feature, value: value(feature) };
   }
   if (k === 2) return { op: 'not', arg: randomCondition(r, frames, depth - 1, temporalOk) };
-  if (k <= 4) return { op: pick(['and', 'or'] as const), args: Array.from({ length: 1 + Math.floor(r() * 3) }, () => randomCondition(r, frames, depth - 1, temporalOk)) };
+  if (k <= 4)
+    return {
+      op: pick(['and', 'or'] as const),
+      args: Array.from({ length: 1 + Math.floor(r() * 3) }, () => randomCondition(r, frames, depth - 1, temporalOk)),
+    };
   if (!temporalOk) return randomCondition(r, frames, 0, false);
   const window = 2 + Math.floor(r() * 6);
   if (k === 5) return { op: 'stagnant', feature: pick(NUMERIC), window, eps: r() * 0.02 };
@@ -103,7 +117,21 @@ describe('rule table', () => {
         { id: 'b', when: { op: 'lt', feature: 'robot.eef_x', value: 0 }, propose: { action: 'hold' } },
         { id: 'c', when: { op: 'ne', feature: 'robot.eef_x', value: 0 }, propose: { action: 'hold' } },
         { id: 'd', when: { op: 'rising', feature: 'robot.eef_x', window: 2 }, propose: { action: 'hold' } },
-        { id: 'e', when: { op: 'always', window: 2, cond: { op: 'or', args: [{ op: 'ge', feature: 'robot.eef_x', value: 0 }, { op: 'eq', feature: 'robot.eef_y', value: 1 }] } }, propose: { action: 'hold' } },
+        {
+          id: 'e',
+          when: {
+            op: 'always',
+            window: 2,
+            cond: {
+              op: 'or',
+              args: [
+                { op: 'ge', feature: 'robot.eef_x', value: 0 },
+                { op: 'eq', feature: 'robot.eef_y', value: 1 },
+              ],
+            },
+          },
+          propose: { action: 'hold' },
+        },
       ],
     });
     const xs = [0, -0, NaN, Infinity, -Infinity, Infinity, 1, NaN, -0, 0, 2, Infinity];
@@ -119,7 +147,11 @@ describe('rule table', () => {
   it('falls back to the closures when a rule set does not fit the arenas', () => {
     const w = makeWorkload(5, 8, 300);
     const huge = RuleFileSchema.parse({
-      rules: Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, when: { op: 'stagnant', feature: 'robot.eef_z', window: 10_000, eps: 0.01 }, propose: { action: 'hold' } })),
+      rules: Array.from({ length: 40 }, (_, i) => ({
+        id: `s${i}`,
+        when: { op: 'stagnant', feature: 'robot.eef_z', window: 10_000, eps: 0.01 },
+        propose: { action: 'hold' },
+      })),
     });
     expect(compare(huge, w.frames).tableRules).toBe(0);
   });

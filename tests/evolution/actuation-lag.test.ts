@@ -18,7 +18,16 @@ function delayedEpisode(delay: number, seed: number, steps = 200): EpisodeRecord
     const action = [rand(), rand(), rand(), 0, 0, 0, -1];
     commands.push(action);
     const observed = pos.map((p) => p + 0.002 * rand());
-    out.push({ step: t, state: [...observed, 0, 0, 0, 0.04, 0.04], objects: [], policyAction: action, action, source: 'policy', reward: 0, milestones: [] });
+    out.push({
+      step: t,
+      state: [...observed, 0, 0, 0, 0.04, 0.04],
+      objects: [],
+      policyAction: action,
+      action,
+      source: 'policy',
+      reward: 0,
+      milestones: [],
+    });
     const applied = commands[t - delay];
     if (applied) for (let i = 0; i < 3; i++) pos[i]! += 0.005 * applied[i]!;
   }
@@ -40,7 +49,8 @@ describe('actuationLag', () => {
 
 describe('withActuationLag', () => {
   const program = {
-    id: 'regrasp', budget: 100,
+    id: 'regrasp',
+    budget: 100,
     steps: [
       { tool: 'open_gripper', budget: 5 },
       { tool: 'close_gripper', budget: 10, fallback: { steps: [{ tool: 'descend', params: { point: 'object' }, budget: 5 }] } },
@@ -53,7 +63,19 @@ describe('withActuationLag', () => {
   });
 
   it('returns null for a program that never servoes or already knows the lag', () => {
-    expect(withActuationLag({ id: 'settle', budget: 5, steps: [{ tool: 'hold', budget: 3 }, { tool: 'lift', budget: 2 }] }, 3)).toBeNull();
+    expect(
+      withActuationLag(
+        {
+          id: 'settle',
+          budget: 5,
+          steps: [
+            { tool: 'hold', budget: 3 },
+            { tool: 'lift', budget: 2 },
+          ],
+        },
+        3,
+      ),
+    ).toBeNull();
     expect(withActuationLag({ ...program, lag_steps: 3 }, 3)).toBeNull();
     expect(withActuationLag({ ...program, lag_steps: 'measured' }, 3)).toBeNull(); // follows the critic's estimate
   });
@@ -61,15 +83,33 @@ describe('withActuationLag', () => {
 
 describe('the builtin diagnoser and a measured lag', () => {
   const evidence = (lag: number | null, recoveryShare: number): ClusterEvidence => ({
-    cluster: 'c1', task: 't', milestones: ['cube.reached', 'cube.grasped'], first_missing: 'cube.grasped', first_missing_index: 1,
-    size: 5, failures_in_batch: 8, successes_in_batch: 2, stalled_steps: 150, oscillation_index: 9, eef_motion_per_step: 0.004,
-    grasped_fraction: 0, disturbed_fraction: 0, parent_recovery_failures: 5, parent_recovery_successes: 1, parent_rule_suspect: null,
-    parent_program_suspect: 'regrasp', recovery_step_share: recoveryShare, program_exhausted_share: 0.8,
-    success_steps_to_milestone_median: 40, success_steps_to_milestone_max: 60, divergence_features: {}, actuation_lag_steps: lag,
+    cluster: 'c1',
+    task: 't',
+    milestones: ['cube.reached', 'cube.grasped'],
+    first_missing: 'cube.grasped',
+    first_missing_index: 1,
+    size: 5,
+    failures_in_batch: 8,
+    successes_in_batch: 2,
+    stalled_steps: 150,
+    oscillation_index: 9,
+    eef_motion_per_step: 0.004,
+    grasped_fraction: 0,
+    disturbed_fraction: 0,
+    parent_recovery_failures: 5,
+    parent_recovery_successes: 1,
+    parent_rule_suspect: null,
+    parent_program_suspect: 'regrasp',
+    recovery_step_share: recoveryShare,
+    program_exhausted_share: 0.8,
+    success_steps_to_milestone_median: 40,
+    success_steps_to_milestone_max: 60,
+    divergence_features: {},
+    actuation_lag_steps: lag,
   });
   const lagHypothesis = (e: ClusterEvidence) => diagnoseBuiltin(e).hypotheses.find((h) => h.template === 'compensate_lag');
 
-  it('blames the programs\' ignorance of the lag when commands arrive late and programs drive the failures', () => {
+  it("blames the programs' ignorance of the lag when commands arrive late and programs drive the failures", () => {
     const d = diagnoseBuiltin(evidence(3, 0.4));
     expect(d.hypotheses[0]!.template).toBe('compensate_lag');
     expect(d.layer).toBe('recovery');

@@ -54,7 +54,9 @@ describe('the campaign manifest reader', () => {
   });
 
   it('names a field of the wrong type, a missing one and one the writer never writes', () => {
-    const wrongType = refusal(() => parseManifest(edited(manifestText, (m) => ((m.seeds as Record<string, unknown>).heldout = '1000-1007'))));
+    const wrongType = refusal(() =>
+      parseManifest(edited(manifestText, (m) => ((m.seeds as Record<string, unknown>).heldout = '1000-1007'))),
+    );
     expect(wrongType.message).toMatch(/^manifest\.json is not a campaign manifest: seeds\.heldout: .*expected array/);
     const missing = refusal(() => parseManifest(edited(manifestText, (m) => delete m.task)));
     expect(missing.problems).toEqual([expect.stringMatching(/^task: /)]);
@@ -73,12 +75,21 @@ describe('the campaign report reader', () => {
   });
 
   it('refuses a report with a field of the wrong type or a missing one, naming the path', () => {
-    const promoted = refusal(() => parseCampaignReport(edited(reportText, (r) => (r.promoted = 'yes')), 'c1/report.json'));
+    const promoted = refusal(() =>
+      parseCampaignReport(
+        edited(reportText, (r) => (r.promoted = 'yes')),
+        'c1/report.json',
+      ),
+    );
     expect(promoted.message).toMatch(/^c1\/report\.json is not a campaign report: promoted: .*expected boolean/);
-    const gates = refusal(() => parseCampaignReport(edited(reportText, (r) => {
-      const [generation] = r.generations as { candidates: Record<string, unknown>[] }[];
-      delete generation!.candidates[0]!.gates;
-    })));
+    const gates = refusal(() =>
+      parseCampaignReport(
+        edited(reportText, (r) => {
+          const [generation] = r.generations as { candidates: Record<string, unknown>[] }[];
+          delete generation!.candidates[0]!.gates;
+        }),
+      ),
+    );
     expect(gates.problems).toEqual([expect.stringMatching(/^generations\.0\.candidates\.0\.gates: /)]);
     expect(() => parseCampaignReport('[]')).toThrow(/is not a campaign report: \(top level\): /);
   });

@@ -13,9 +13,21 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-campaign-'));
 
 function options(root: string, over: Partial<CampaignOptions> = {}): CampaignOptions {
   return {
-    root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
-    heldout: [1, 2, 3, 4], devEpisodes: 6, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
-    runner: syntheticRunner((s) => s % 3 === 0), diagnoser: builtinDiagnoser(), ...over,
+    root,
+    world: TABLETOP_WORLD,
+    suite: 'spatial',
+    task: TASK,
+    perturbation: null,
+    policy: { spec: 'synthetic', file: null },
+    baseBundle: 'none',
+    heldout: [1, 2, 3, 4],
+    devEpisodes: 6,
+    generations: 1,
+    gates: { ...DEFAULT_GATES, max_candidates: 1 },
+    executeSteps: 5,
+    runner: syntheticRunner((s) => s % 3 === 0),
+    diagnoser: builtinDiagnoser(),
+    ...over,
   };
 }
 
@@ -34,10 +46,13 @@ describe('campaign seeds', () => {
     const seen: number[] = [];
     const inner = syntheticRunner((s) => s % 3 === 0, seen);
     let preregisteredFirst: boolean | undefined;
-    const runner = { ...inner, run: (req: Parameters<typeof inner.run>[0], cb: Parameters<typeof inner.run>[1]) => {
-      preregisteredFirst ??= existsSync(join(root, 'preregistration.json'));
-      return inner.run(req, cb);
-    } };
+    const runner = {
+      ...inner,
+      run: (req: Parameters<typeof inner.run>[0], cb: Parameters<typeof inner.run>[1]) => {
+        preregisteredFirst ??= existsSync(join(root, 'preregistration.json'));
+        return inner.run(req, cb);
+      },
+    };
     await runCampaign(options(root, { runner }));
     expect(preregisteredFirst).toBe(true);
     const prereg = JSON.parse(readFileSync(join(root, 'preregistration.json'), 'utf8'));

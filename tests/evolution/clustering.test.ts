@@ -8,9 +8,24 @@ const SCALES = TABLETOP_WORLD.signature;
 
 function sig(seed: number, missing: number, stall: number, z: number, feature = 'eef_z'): FailureSignature {
   return {
-    seed, steps: 220, first_missing: `m${missing}`, first_missing_index: missing, stall_step: stall,
-    divergence_step: stall, divergence_feature: feature,
-    snapshot: { eef_x: 0, eef_y: 0, eef_z: z, finger_opening: 0.08, eef_subject_dist: 0.1, subject_lift: 0, subject_goal_dist: 0.2, grasped: 0, milestones_reached: missing },
+    seed,
+    steps: 220,
+    first_missing: `m${missing}`,
+    first_missing_index: missing,
+    stall_step: stall,
+    divergence_step: stall,
+    divergence_feature: feature,
+    snapshot: {
+      eef_x: 0,
+      eef_y: 0,
+      eef_z: z,
+      finger_opening: 0.08,
+      eef_subject_dist: 0.1,
+      subject_lift: 0,
+      subject_goal_dist: 0.2,
+      grasped: 0,
+      milestones_reached: missing,
+    },
   };
 }
 
@@ -25,7 +40,10 @@ describe('complete-link clustering', () => {
   it('finds well-separated groups and their medoids', () => {
     const xs = [0, 0.2, 0.3, 10, 10.1, 10.5, 10.6];
     const clusters = completeLinkClusters(xs.length, (i, j) => Math.abs(xs[i]! - xs[j]!), 1);
-    expect(clusters.map((c) => c.members)).toEqual([[3, 4, 5, 6], [0, 1, 2]]);
+    expect(clusters.map((c) => c.members)).toEqual([
+      [3, 4, 5, 6],
+      [0, 1, 2],
+    ]);
     expect(clusters[1]!.medoid).toBe(1); // 0.2 is closest in total to 0 and 0.3
     expect([4, 5]).toContain(clusters[0]!.medoid);
   });
@@ -35,15 +53,21 @@ describe('complete-link clustering', () => {
     const a = completeLinkClusters(4, d, 1);
     const b = completeLinkClusters(4, d, 1);
     expect(a).toEqual(b);
-    expect(a.map((c) => c.members)).toEqual([[0, 1], [2, 3]]);
+    expect(a.map((c) => c.members)).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
   });
 });
 
 describe('failure clustering over signatures', () => {
   it('keeps different first-missing milestones apart and groups similar stalls', () => {
     const sigs = [
-      sig(5, 1, 40, 0.10), sig(3, 1, 42, 0.105), sig(9, 1, 41, 0.1),
-      sig(4, 3, 120, 0.2), sig(8, 3, 118, 0.2),
+      sig(5, 1, 40, 0.1),
+      sig(3, 1, 42, 0.105),
+      sig(9, 1, 41, 0.1),
+      sig(4, 3, 120, 0.2),
+      sig(8, 3, 118, 0.2),
       sig(7, 1, 200, 0.3, 'grasped'), // same milestone, much later and elsewhere: its own cluster
     ];
     const clusters = clusterFailures(sigs, SCALES);

@@ -6,7 +6,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, SeedOverlapError, builtinDiagnoser, runCampaign, type CampaignOptions, type RolloutRunner } from '../../evolution/index.js';
+import {
+  DEFAULT_GATES,
+  SeedOverlapError,
+  builtinDiagnoser,
+  runCampaign,
+  type CampaignOptions,
+  type RolloutRunner,
+} from '../../evolution/index.js';
 import { criticAloneGate } from '../../evolution/gates/critic-alone.js';
 import type { EpisodeResult } from '../../evolution/campaign/rollouts.js';
 import { TASK, governedRunner, type SuccessRule } from './synthetic.js';
@@ -21,21 +28,60 @@ function runner(succeeds: SuccessRule, seen: string[] = []): RolloutRunner {
 
 function options(root: string, over: Partial<CampaignOptions>): CampaignOptions {
   return {
-    root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
-    heldout: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007], confirmation: [2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007],
-    devEpisodes: 8, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
-    runner: runner(() => false), diagnoser: builtinDiagnoser(), ...over,
+    root,
+    world: TABLETOP_WORLD,
+    suite: 'spatial',
+    task: TASK,
+    perturbation: null,
+    policy: { spec: 'synthetic', file: null },
+    baseBundle: 'none',
+    heldout: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007],
+    confirmation: [2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007],
+    devEpisodes: 8,
+    generations: 1,
+    gates: { ...DEFAULT_GATES, max_candidates: 1 },
+    executeSteps: 5,
+    runner: runner(() => false),
+    diagnoser: builtinDiagnoser(),
+    ...over,
   };
 }
 
 const result = (success: boolean, infra: string | null = null): EpisodeResult => ({
-  task: TASK, seed: 0, success, infra_failure: infra, steps: 1, milestones: [], reset_digest: '', policy_actions: 1,
-  recovery_actions: 0, recoveries: 0, safety_events: 0, record: null,
+  task: TASK,
+  seed: 0,
+  success,
+  infra_failure: infra,
+  steps: 1,
+  milestones: [],
+  reset_digest: '',
+  policy_actions: 1,
+  recovery_actions: 0,
+  recoveries: 0,
+  safety_events: 0,
+  record: null,
 });
 
 describe('the critic-alone gate', () => {
   it('holds the best control against the cap, leaving infrastructure failures out', () => {
-    const under = criticAloneGate({ 'null:open': [result(false), result(false)], 'null:closed': [result(true), result(false), result(false), result(false), result(false), result(false), result(false), result(false), result(false), result(false)] }, 0.1);
+    const under = criticAloneGate(
+      {
+        'null:open': [result(false), result(false)],
+        'null:closed': [
+          result(true),
+          result(false),
+          result(false),
+          result(false),
+          result(false),
+          result(false),
+          result(false),
+          result(false),
+          result(false),
+          result(false),
+        ],
+      },
+      0.1,
+    );
     expect(under).toMatchObject({ pass: true, best_rate: 0.1, controls: { 'null:closed': { successes: 1, episodes: 10 } } });
     const over = criticAloneGate({ 'null:open': [result(true), result(false), result(false, 'PolicyUnavailable')] }, 0.1);
     expect(over).toMatchObject({ pass: false, best_rate: 0.5, controls: { 'null:open': { successes: 1, episodes: 2 } } });
@@ -73,7 +119,9 @@ describe('the critic-alone gate', () => {
 
   it('refuses confirmation seeds that overlap the held-out seeds, before any episode', async () => {
     const seen: string[] = [];
-    await expect(runCampaign(options(tmp(), { confirmation: [1003, 2000], runner: runner(() => true, seen) }))).rejects.toThrow(SeedOverlapError);
+    await expect(runCampaign(options(tmp(), { confirmation: [1003, 2000], runner: runner(() => true, seen) }))).rejects.toThrow(
+      SeedOverlapError,
+    );
     expect(seen).toEqual([]);
   });
 });
@@ -82,9 +130,18 @@ describe('the campaign report', () => {
   it('charts every held-out test as the gate table shows it, scaled to the page with every legend name', async () => {
     const root = tmp();
     // rejected at held-out under Bonferroni: its gate row and its chart bars must both say 6 of 6
-    await runCampaign(options(root, { heldout: [1000, 1001, 1002, 1003, 1004, 1005], generations: 2, runner: runner((governed, control) => governed && control === undefined) }));
+    await runCampaign(
+      options(root, {
+        heldout: [1000, 1001, 1002, 1003, 1004, 1005],
+        generations: 2,
+        runner: runner((governed, control) => governed && control === undefined),
+      }),
+    );
     const html = readFileSync(join(root, 'report.html'), 'utf8');
-    const chart = html.slice(html.indexOf('aria-label="Held-out tests'), html.indexOf('</svg>', html.indexOf('aria-label="Held-out tests')));
+    const chart = html.slice(
+      html.indexOf('aria-label="Held-out tests'),
+      html.indexOf('</svg>', html.indexOf('aria-label="Held-out tests')),
+    );
     expect(chart).toMatch(/gen 1 g1-k\d+/);
     expect(chart).toContain('>100%<'); // the candidate's 6/6 on the held-out seeds
     expect(html).toMatch(/<td>heldout<\/td><td>0\/6<\/td><td>6\/6<\/td>/);

@@ -7,16 +7,38 @@ import { behaviourSha, bundleSha } from '../../evolution/synthesis/bundle-files.
 import type { CandidateSpec } from '../../evolution/synthesis/synthesize.js';
 
 // No rollout may run: a context whose every member throws proves it.
-const noRollouts = new Proxy({}, { get: () => { throw new Error('a rollout ran'); } }) as CampaignContext;
+const noRollouts = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('a rollout ran');
+    },
+  },
+) as CampaignContext;
 
 const spec = {
-  id: 'g2-k0', generation: 2, cluster: 'c1', pooled: ['c1'], changed_rules: ['r'], fit: null, parent_sha256: 'p', bundle_sha256: 'b', bundle_dir: 'bundles/b', unbuildable: null,
+  id: 'g2-k0',
+  generation: 2,
+  cluster: 'c1',
+  pooled: ['c1'],
+  changed_rules: ['r'],
+  fit: null,
+  parent_sha256: 'p',
+  bundle_sha256: 'b',
+  bundle_dir: 'bundles/b',
+  unbuildable: null,
   hypothesis: { id: 'recovery-actuation-lag', layer: 'recovery', template: 'compensate_lag', mechanism: 'm', score: 0.9, rationale: 'r' },
 } as CandidateSpec;
 
 const input = (over: Partial<GateInput>): GateInput => ({
-  generation: 2, parent: {} as GateInput['parent'], dev: {} as GateInput['dev'], spec, shadow: null,
-  falsifier: { statement: 's', metric: 'shadow_trigger_rate', op: 'lt', value: 0.3 }, duplicate: false, ...over,
+  generation: 2,
+  parent: {} as GateInput['parent'],
+  dev: {} as GateInput['dev'],
+  spec,
+  shadow: null,
+  falsifier: { statement: 's', metric: 'shadow_trigger_rate', op: 'lt', value: 0.3 },
+  duplicate: false,
+  ...over,
 });
 
 describe('gateCandidate before any rollout', () => {
@@ -34,9 +56,31 @@ describe('gateCandidate before any rollout', () => {
 
 describe('behaviourSha', () => {
   const content = (description: string, evidence: string[], lag: number) => ({
-    manifest: { version: 1 as const, name: `default+${description}`, description, privileged: true, rules: 'rules.json', recoveries: 'recoveries.json', during_recovery: 'preempt_safety' as const },
-    rules: { version: 1 as const, rules: [{ id: 'r', description, evidence, when: { op: 'gt' as const, feature: 'robot.eef_z', value: 0.3 }, propose: { action: 'recovery' as const, recovery: 'p', priority: 1 } }] },
-    recoveries: { version: 1 as const, programs: [{ id: 'p', description, budget: 9, lag_steps: lag, steps: [{ tool: 'hold', budget: 3 }] }] },
+    manifest: {
+      version: 1 as const,
+      name: `default+${description}`,
+      description,
+      privileged: true,
+      rules: 'rules.json',
+      recoveries: 'recoveries.json',
+      during_recovery: 'preempt_safety' as const,
+    },
+    rules: {
+      version: 1 as const,
+      rules: [
+        {
+          id: 'r',
+          description,
+          evidence,
+          when: { op: 'gt' as const, feature: 'robot.eef_z', value: 0.3 },
+          propose: { action: 'recovery' as const, recovery: 'p', priority: 1 },
+        },
+      ],
+    },
+    recoveries: {
+      version: 1 as const,
+      programs: [{ id: 'p', description, budget: 9, lag_steps: lag, steps: [{ tool: 'hold', budget: 3 }] }],
+    },
   });
 
   it('is equal for bundles that differ only in their notes, and differs when what they do differs', () => {

@@ -11,7 +11,8 @@ import { campaignState, portableSummary, runCampaign, writeCampaignPolicy, type 
 let policy = '';
 
 beforeAll(() => {
-  if (!existsSync(packagePath('dist', 'cli', 'commands', 'evolve.js'))) throw new Error('the kill test runs the built bin: run `npm run build` first');
+  if (!existsSync(packagePath('dist', 'cli', 'commands', 'evolve.js')))
+    throw new Error('the kill test runs the built bin: run `npm run build` first');
   policy = writeCampaignPolicy(mkdtempSync(join(tmpdir(), 'zetta-kill-policy-')));
 });
 

@@ -47,7 +47,13 @@ async function replayServer(script: readonly Reply[]): Promise<Replay> {
   return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const evidence = { cluster: 'c1', task: TASK, milestones: ['a.reached'], first_missing: 'a.reached', size: 3 } as unknown as ClusterEvidence;
+const evidence = {
+  cluster: 'c1',
+  task: TASK,
+  milestones: ['a.reached'],
+  first_missing: 'a.reached',
+  size: 3,
+} as unknown as ClusterEvidence;
 const settings = (url: string) => ({ baseUrl: url, model: 'recorded-model', apiKey: KEY, backoffMs: 1 });
 let open: Replay | undefined;
 afterEach(async () => {
@@ -82,13 +88,24 @@ describe('LLM diagnoser against a replay server', () => {
     expect((err as Error).message).toMatch(/no valid diagnosis for cluster c1 in 3 attempts.*attempt 1: not JSON.*attempt 2: layer/);
   });
 
-  it('never writes the key into a campaign\'s artifacts', async () => {
+  it("never writes the key into a campaign's artifacts", async () => {
     open = await replayServer(['valid']);
     const root = mkdtempSync(join(tmpdir(), 'zetta-llm-'));
     await runCampaign({
-      root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
-      heldout: [1, 2, 3], devEpisodes: 6, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
-      runner: syntheticRunner((s) => s % 3 === 0), diagnoser: llmDiagnoser(settings(open.url)),
+      root,
+      world: TABLETOP_WORLD,
+      suite: 'spatial',
+      task: TASK,
+      perturbation: null,
+      policy: { spec: 'synthetic', file: null },
+      baseBundle: 'none',
+      heldout: [1, 2, 3],
+      devEpisodes: 6,
+      generations: 1,
+      gates: { ...DEFAULT_GATES, max_candidates: 1 },
+      executeSteps: 5,
+      runner: syntheticRunner((s) => s % 3 === 0),
+      diagnoser: llmDiagnoser(settings(open.url)),
     });
     expect(open.requests.length).toBeGreaterThan(0);
     const diag = readFileSync(join(root, 'gen-1/diagnoses.json'), 'utf8');

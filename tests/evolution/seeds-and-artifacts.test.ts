@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArtifactHashError, ArtifactStore, canonicalJson, sha256 } from '../../evolution/campaign/artifacts.js';
 import { CampaignState, IllegalTransitionError } from '../../evolution/campaign/state-machine.js';
-import { assertDisjoint, contiguousRuns, devSeedsFor, parseSeedList, SeedOverlapError, SeedSyntaxError } from '../../evolution/campaign/seeds.js';
+import {
+  assertDisjoint,
+  contiguousRuns,
+  devSeedsFor,
+  parseSeedList,
+  SeedOverlapError,
+  SeedSyntaxError,
+} from '../../evolution/campaign/seeds.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-evo-'));
 
@@ -24,7 +31,11 @@ describe('seeds', () => {
 
   it('gives each generation its own contiguous block', () => {
     expect(devSeedsFor(2, 3, 100)).toEqual([103, 104, 105]);
-    expect(contiguousRuns([7, 3, 4, 5, 9])).toEqual([{ first: 3, count: 3 }, { first: 7, count: 1 }, { first: 9, count: 1 }]);
+    expect(contiguousRuns([7, 3, 4, 5, 9])).toEqual([
+      { first: 3, count: 3 },
+      { first: 7, count: 1 },
+      { first: 9, count: 1 },
+    ]);
   });
 });
 

@@ -16,13 +16,25 @@ async function recorded(seed: number, success: boolean) {
   return readEpisode(path);
 }
 
-const rule = (id: string, when: object, dwell = 1) => ({ id, guards: [{ op: 'eq', feature: 'episode.in_recovery', value: 0 }], when, dwell, propose: { action: 'hold' } });
+const rule = (id: string, when: object, dwell = 1) => ({
+  id,
+  guards: [{ op: 'eq', feature: 'episode.in_recovery', value: 0 }],
+  when,
+  dwell,
+  propose: { action: 'hold' },
+});
 
 describe('shadow replay over a recorded episode', () => {
   it('fires a rule where the recorded trajectory meets it, with the env features of the step before', async () => {
     const ep = await recorded(7, false); // z = 0.3 − 0.002·t until the stall at 40
     const rules = loadRules(
-      { version: 1, rules: [rule('low', { op: 'lt', feature: 'robot.eef_z', value: 0.25 }, 3), rule('stage1', { op: 'ge', feature: 'privileged.milestones_reached', value: 1 })] },
+      {
+        version: 1,
+        rules: [
+          rule('low', { op: 'lt', feature: 'robot.eef_z', value: 0.25 }, 3),
+          rule('stage1', { op: 'ge', feature: 'privileged.milestones_reached', value: 1 }),
+        ],
+      },
       { layout: TABLETOP_LAYOUT, privileged: true, knownRecoveries: [] },
     );
     const trace = replayRules(ep, rules, { privileged: true, marginOf: 0 });
@@ -36,7 +48,7 @@ describe('shadow replay over a recorded episode', () => {
     expect(ep.steps.length).toBe(120); // read-only: the episode is untouched
   });
 
-  it('counts in-time triggers on the cluster\'s failures and false alarms on successes', async () => {
+  it("counts in-time triggers on the cluster's failures and false alarms on successes", async () => {
     const fail = await recorded(7, false);
     const ok = await recorded(14, true);
     const episodes: ReplayEpisode[] = [
@@ -44,7 +56,10 @@ describe('shadow replay over a recorded episode', () => {
       { seed: 14, success: true, record: ok, failurePoint: -1, inCluster: false },
     ];
     // stalled: the hand has not moved over the last second
-    const rules = loadRules({ version: 1, rules: [rule('stall', { op: 'lt', feature: 'derived.net_motion', value: 0.005 }, 5)] }, { layout: TABLETOP_LAYOUT, privileged: true, knownRecoveries: [] });
+    const rules = loadRules(
+      { version: 1, rules: [rule('stall', { op: 'lt', feature: 'derived.net_motion', value: 0.005 }, 5)] },
+      { layout: TABLETOP_LAYOUT, privileged: true, knownRecoveries: [] },
+    );
     const report = shadowReplay(episodes, rules, ['stall'], true);
     expect(report.triggers).toBe(1);
     expect(report.targeted_failures).toBe(1);

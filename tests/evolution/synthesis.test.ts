@@ -10,15 +10,29 @@ import { fittableRule } from '../../evolution/synthesis/templates.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
 
 const cluster = (id: string, stage: number, size: number): FailureCluster => ({
-  id, first_missing: `cube.m${stage}`, first_missing_index: stage, seeds: Array.from({ length: size }, (_, i) => 100 * stage + i), medoid_seed: 100 * stage, size,
+  id,
+  first_missing: `cube.m${stage}`,
+  first_missing_index: stage,
+  seeds: Array.from({ length: size }, (_, i) => 100 * stage + i),
+  medoid_seed: 100 * stage,
+  size,
 });
 
 const hypothesis = (template: Hypothesis['template'], score: number, extra: Partial<Hypothesis> = {}): Hypothesis => ({
-  id: `h-${template}`, layer: 'planning', template, score, mechanism: 'm', rationale: 'r', ...extra,
+  id: `h-${template}`,
+  layer: 'planning',
+  template,
+  score,
+  mechanism: 'm',
+  rationale: 'r',
+  ...extra,
 });
 
 const diagnosis = (c: string, hypotheses: Hypothesis[]): Diagnosis => ({
-  cluster: c, layer: 'planning', mechanism: 'm', hypotheses,
+  cluster: c,
+  layer: 'planning',
+  mechanism: 'm',
+  hypotheses,
   falsifier: { statement: 's', metric: 'shadow_trigger_rate', op: 'lt', value: 0.3 },
 });
 
@@ -44,7 +58,10 @@ describe('rankHypotheses', () => {
   it('keeps the same template in different stages apart, and one parent rule suppressed from two clusters as one change', () => {
     const clusters = [cluster('c1', 1, 3), cluster('c2', 2, 3)];
     const suppress = hypothesis('suppress_rule', 0.6, { rule_id: 'oscillation' }); // pooled 3.6 > 3
-    const ranked = rankHypotheses([diagnosis('c1', [hypothesis('stall', 1), suppress]), diagnosis('c2', [hypothesis('stall', 1), suppress])], clusters);
+    const ranked = rankHypotheses(
+      [diagnosis('c1', [hypothesis('stall', 1), suppress]), diagnosis('c2', [hypothesis('stall', 1), suppress])],
+      clusters,
+    );
     expect(ranked.map((r) => `${r.hypothesis.template}:${r.pooled.join('+')}`)).toEqual(['suppress_rule:c1+c2', 'stall:c1', 'stall:c2']);
   });
 
@@ -57,7 +74,8 @@ type Step = { tool: string; budget: number; until?: unknown };
 const stepsOf = (program: ReturnType<typeof programFor>) => program.steps as unknown as Step[];
 
 describe('programFor', () => {
-  const compile = (program: ReturnType<typeof programFor>) => loadRecoveries({ version: 1, programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true });
+  const compile = (program: ReturnType<typeof programFor>) =>
+    loadRecoveries({ version: 1, programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true });
 
   it('restores for every stage of moving an object, and leaves closing, carrying and releasing to the policy', () => {
     for (const m of ['red_cube.reached', 'red_cube.grasped', 'red_cube.transported', 'red_cube.placed', 'red_cube.released']) {
@@ -99,11 +117,25 @@ describe('fittableRule', () => {
 });
 
 describe('candidateManifest', () => {
-  const parent = { version: 1 as const, name: 'default', description: 'd', privileged: false, rules: 'rules.json', recoveries: 'recoveries.json', during_recovery: 'queue' as const };
+  const parent = {
+    version: 1 as const,
+    name: 'default',
+    description: 'd',
+    privileged: false,
+    rules: 'rules.json',
+    recoveries: 'recoveries.json',
+    during_recovery: 'queue' as const,
+  };
 
   it('keeps how the parent answers an actuation lag: the change under test is the rule or program, not that', () => {
     const aligned = candidateManifest({ ...parent, align_chunks_to_lag: true }, 'g1-k0', 'note', { privileged: false });
-    expect(aligned).toMatchObject({ name: 'default+g1-k0', description: 'note', align_chunks_to_lag: true, during_recovery: 'queue', privileged: false });
+    expect(aligned).toMatchObject({
+      name: 'default+g1-k0',
+      description: 'note',
+      align_chunks_to_lag: true,
+      during_recovery: 'queue',
+      privileged: false,
+    });
     const when = { op: 'ge' as const, feature: 'observed.objects_left', value: 1 };
     expect(candidateManifest({ ...parent, wait_out_lag: { when } }, 'g1-k1', 'n', { privileged: false }).wait_out_lag).toEqual({ when });
     const plain = candidateManifest(parent, 'g1-k2', 'n', { privileged: true, privileged_reason: 'reads x' });

@@ -28,7 +28,12 @@ export function syntheticSteps(spec: SyntheticSpec): StepRecord[] {
   for (let t = 0; t < n; t++) {
     const active = Math.min(t, stall);
     const z = 0.3 - active * 0.002 + (spec.seed % 7) * 1e-4;
-    const reached = milestones.slice(0, spec.success ? Math.min(milestones.length, Math.floor((t * milestones.length) / (n - 1)) + (t === n - 1 ? milestones.length : 0)) : Math.min(2, Math.floor(active / 15)));
+    const reached = milestones.slice(
+      0,
+      spec.success
+        ? Math.min(milestones.length, Math.floor((t * milestones.length) / (n - 1)) + (t === n - 1 ? milestones.length : 0))
+        : Math.min(2, Math.floor(active / 15)),
+    );
     const features = new Float64Array(FEATURE_NAMES.length).fill(Number.NaN);
     features[f('eef_z')] = z;
     features[f('milestones_reached')] = reached.length;
@@ -54,13 +59,32 @@ export function syntheticSteps(spec: SyntheticSpec): StepRecord[] {
 export async function writeSyntheticEpisode(path: string, spec: SyntheticSpec): Promise<EpisodeRecord['summary']> {
   const steps = syntheticSteps(spec);
   const w = await EpisodeWriter.create(path, {
-    episodeId: `${TASK}#${spec.seed}`, task: TASK, suite: 'spatial', seed: spec.seed, resetDigest: `digest-${spec.seed}`,
-    instruction: 'synthetic', controlHz: 20, perturbation: null, policy: 'synthetic', critic: 'none',
-    featureNames: FEATURE_NAMES, objectNames: [],
+    episodeId: `${TASK}#${spec.seed}`,
+    task: TASK,
+    suite: 'spatial',
+    seed: spec.seed,
+    resetDigest: `digest-${spec.seed}`,
+    instruction: 'synthetic',
+    controlHz: 20,
+    perturbation: null,
+    policy: 'synthetic',
+    critic: 'none',
+    featureNames: FEATURE_NAMES,
+    objectNames: [],
   });
   for (const s of steps) w.append(s);
-  const summary = { success: spec.success, steps: steps.length, milestones: [...steps.at(-1)!.milestones], infraFailure: null,
-    physicsDivergence: false, policyActions: steps.length, unmodifiedPolicyActions: steps.length, recoveryActions: 0, milestonesDuringRecovery: 0, wallMs: 0 };
+  const summary = {
+    success: spec.success,
+    steps: steps.length,
+    milestones: [...steps.at(-1)!.milestones],
+    infraFailure: null,
+    physicsDivergence: false,
+    policyActions: steps.length,
+    unmodifiedPolicyActions: steps.length,
+    recoveryActions: 0,
+    milestonesDuringRecovery: 0,
+    wallMs: 0,
+  };
   await w.close(summary);
   return summary;
 }
@@ -69,7 +93,10 @@ export async function writeSyntheticEpisode(path: string, spec: SyntheticSpec): 
 export type SuccessRule = (governed: boolean, control: string | undefined, seed: number) => boolean;
 
 /** A runner whose episodes succeed where `succeeds` says; each is recorded like a real one. */
-export function governedRunner(succeeds: SuccessRule, onEpisode: (seed: number, control: string | undefined) => void = () => {}): RolloutRunner {
+export function governedRunner(
+  succeeds: SuccessRule,
+  onEpisode: (seed: number, control: string | undefined) => void = () => {},
+): RolloutRunner {
   return {
     policyLabel: 'synthetic',
     async run(req, report) {
@@ -79,9 +106,29 @@ export function governedRunner(succeeds: SuccessRule, onEpisode: (seed: number, 
         const success = succeeds(req.bundleDir !== null, req.policy, seed);
         const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
         const outcome: EpisodeOutcome = {
-          task: req.task, seed, success: s.success, steps: s.steps, milestones: s.milestones, infraFailure: null,
-          physicsDivergence: false, policyActions: s.steps, unmodifiedPolicyActions: s.steps, recoveryActions: 0, milestonesDuringRecovery: 0, holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0,
-          resetDigest: `digest-${seed}`, wallMs: 0, recordPath: path, recoveries: 0, envelopeHits: 0, aborted: false, firings: {}, programStarts: {},
+          task: req.task,
+          seed,
+          success: s.success,
+          steps: s.steps,
+          milestones: s.milestones,
+          infraFailure: null,
+          physicsDivergence: false,
+          policyActions: s.steps,
+          unmodifiedPolicyActions: s.steps,
+          recoveryActions: 0,
+          milestonesDuringRecovery: 0,
+          holdActions: 0,
+          policyCalls: 0,
+          policyWaitMs: 0,
+          lateChunks: 0,
+          resetDigest: `digest-${seed}`,
+          wallMs: 0,
+          recordPath: path,
+          recoveries: 0,
+          envelopeHits: 0,
+          aborted: false,
+          firings: {},
+          programStarts: {},
         };
         report(outcome);
       }
@@ -91,5 +138,8 @@ export function governedRunner(succeeds: SuccessRule, onEpisode: (seed: number, 
 
 /** A runner whose episodes succeed on seeds where `succeeds(seed)` (candidates change nothing). */
 export function syntheticRunner(succeeds: (seed: number) => boolean, calls: number[] = []): RolloutRunner {
-  return governedRunner((_governed, _control, seed) => succeeds(seed), (seed) => calls.push(seed));
+  return governedRunner(
+    (_governed, _control, seed) => succeeds(seed),
+    (seed) => calls.push(seed),
+  );
 }

@@ -8,7 +8,9 @@ import type { GovernanceStageResult } from '../../experiments/run/governance-sta
 
 /** The governance stage as far as the choice reads it: the both arm's success per task. */
 function governance(conditions: Record<string, Record<string, number>>): GovernanceStageResult {
-  const arms = (perTask: Record<string, number>) => ({ perTask: Object.fromEntries(Object.entries(perTask).map(([task, both]) => [task, { both: { value: both } }])) });
+  const arms = (perTask: Record<string, number>) => ({
+    perTask: Object.fromEntries(Object.entries(perTask).map(([task, both]) => [task, { both: { value: both } }])),
+  });
   return { conditions: Object.fromEntries(Object.entries(conditions).map(([c, t]) => [c, arms(t)])) } as unknown as GovernanceStageResult;
 }
 

@@ -12,9 +12,22 @@ const est = (value: number) => ({ value, low: Math.max(0, value - 0.1), high: Ma
 
 /** One condition's arms, with only what the headline and the page read. */
 function arms(policy: number, critic: number, both: number, successSteps: number, policySteps: number): GovernanceArms {
-  const task = { policy: est(policy), critic: { ...est(critic), control: 'null:open' }, both: est(both), synergy: est(both - Math.max(policy, critic)), controls: {} };
+  const task = {
+    policy: est(policy),
+    critic: { ...est(critic), control: 'null:open' },
+    both: est(both),
+    synergy: est(both - Math.max(policy, critic)),
+    controls: {},
+  };
   return {
-    tasks: ['spatial/a'], seeds: [1000], perturbation: 'p', policy: 'embedded', critic: 'default', criticHash: 'h', controls: {}, bootstrap: { resamples: 1, seed: 1, confidence: 0.95 },
+    tasks: ['spatial/a'],
+    seeds: [1000],
+    perturbation: 'p',
+    policy: 'embedded',
+    critic: 'default',
+    criticHash: 'h',
+    controls: {},
+    bootstrap: { resamples: 1, seed: 1, confidence: 0.95 },
     perTask: { 'spatial/a': task },
     macro: { policy: est(policy), critic: est(critic), both: est(both), synergy: est(both - Math.max(policy, critic)) },
     arms: { both: { attribution: { successSteps, successUnmodifiedPolicyActions: policySteps } } },
@@ -24,7 +37,19 @@ function arms(policy: number, critic: number, both: number, successSteps: number
 function stage(conditions: Record<string, GovernanceArms>): GovernanceStageResult {
   const arms = Object.values(conditions);
   const meanSynergy = arms.reduce((sum, a) => sum + a.macro.synergy.value, 0) / arms.length; // as the stage computes it
-  return { policy: 'embedded', critic: 'default', episodes_per_task: 1, conditions, mean_synergy: meanSynergy, infra_failures: 0, infra_retries: 0, interventions: { x: { hand_blocked: 3 } }, both_by_seed: {}, problems: [], ok: true };
+  return {
+    policy: 'embedded',
+    critic: 'default',
+    episodes_per_task: 1,
+    conditions,
+    mean_synergy: meanSynergy,
+    infra_failures: 0,
+    infra_retries: 0,
+    interventions: { x: { hand_blocked: 3 } },
+    both_by_seed: {},
+    problems: [],
+    ok: true,
+  };
 }
 
 describe('the headline of a run', () => {
@@ -45,7 +70,10 @@ describe('the headline of a run', () => {
   it('with skills, final and synergy come from the run with them, transfer from the final stage', () => {
     const after = stage({ shift: arms(0.2, 0.0, 0.9, 10, 10), noise: arms(0.4, 0.1, 0.7, 10, 0) });
     const transfer = { 'spatial/b': { before: 0.25, after: 0.5, skills: ['s1'], conditions: {} } };
-    const r: RunReport = { ...base, stages: { governance, final: { active_skills: ['s1'], governance: after, transfer, problems: [], ok: true } } };
+    const r: RunReport = {
+      ...base,
+      stages: { governance, final: { active_skills: ['s1'], governance: after, transfer, problems: [], ok: true } },
+    };
     const h = headline(r, 'x')!;
     expect(h.critic_macro).toBeCloseTo(0.55);
     expect(h.final_macro).toBeCloseTo(0.8);

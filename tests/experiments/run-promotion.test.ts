@@ -16,7 +16,14 @@ import { campaign, tmp } from '../skills/campaign.js';
 const TASKS = ['spatial/left_cube_in_bowl', 'object/green_cube_in_bowl', 'goal/open_drawer'];
 
 const evolutionOf = (...summaries: CampaignSummary[]): EvolutionStageResult => ({
-  campaigns: summaries.map((campaign, i) => ({ task: TASKS[i]!, perturbation: 'disturbance', parent_rate: 0.5, campaign, learning_curve: [], ok: true })),
+  campaigns: summaries.map((campaign, i) => ({
+    task: TASKS[i]!,
+    perturbation: 'disturbance',
+    parent_rate: 0.5,
+    campaign,
+    learning_curve: [],
+    ok: true,
+  })),
   in_parallel: 1,
   ok: true,
 });
@@ -43,7 +50,9 @@ describe('zetta run: promotion into the skill store', () => {
   it('leaves the skill pending for an approver without --auto-approve, and adds it once', async () => {
     const db = join(tmp(), 'skills.db');
     const first = await runPromotionStage(evolutionOf(promoted), { db, autoApprove: false });
-    expect(first.skills).toEqual([expect.objectContaining({ state: 'pending', created: true, auto_approved: false, task: TASKS[0], campaign_id: promoted.campaign_id })]);
+    expect(first.skills).toEqual([
+      expect.objectContaining({ state: 'pending', created: true, auto_approved: false, task: TASKS[0], campaign_id: promoted.campaign_id }),
+    ]);
     expect(first.awaiting_approval).toBe(true);
     const again = await runPromotionStage(evolutionOf(promoted), { db, autoApprove: false });
     expect(again.skills).toEqual([expect.objectContaining({ id: first.skills[0]!.id, state: 'pending', created: false })]);
@@ -54,16 +63,22 @@ describe('zetta run: promotion into the skill store', () => {
     const r = await runPromotionStage(evolutionOf(promoted), { db, autoApprove: true });
     expect(r.skills.map((s) => [s.state, s.auto_approved])).toEqual([['active', true]]);
     const audit = SkillStore.using(db, (s) => s.auditLog(r.skills[0]!.id));
-    expect(audit.map((a) => [a.from_state, a.to_state, a.actor])).toEqual([[null, 'pending', 'zetta run'], ['pending', 'active', AUTO_APPROVER]]);
+    expect(audit.map((a) => [a.from_state, a.to_state, a.actor])).toEqual([
+      [null, 'pending', 'zetta run'],
+      ['pending', 'active', AUTO_APPROVER],
+    ]);
     // approved before: this run approved nothing, and says so
     const later = await runPromotionStage(evolutionOf(promoted), { db, autoApprove: true });
     expect(later.skills.map((s) => [s.state, s.auto_approved, s.created])).toEqual([['active', false, false]]);
   });
 
-  it('adds one skill per campaign that promoted, in the campaigns\' order', async () => {
+  it("adds one skill per campaign that promoted, in the campaigns' order", async () => {
     const db = join(tmp(), 'skills.db');
     const r = await runPromotionStage(evolutionOf(promoted, nothing, another), { db, autoApprove: false });
-    expect(r.skills.map((s) => [s.task, s.campaign_id, s.state])).toEqual([[TASKS[0], promoted.campaign_id, 'pending'], [TASKS[2], another.campaign_id, 'pending']]);
+    expect(r.skills.map((s) => [s.task, s.campaign_id, s.state])).toEqual([
+      [TASKS[0], promoted.campaign_id, 'pending'],
+      [TASKS[2], another.campaign_id, 'pending'],
+    ]);
     expect(new Set(r.skills.map((s) => s.id)).size).toBe(2);
     expect(SkillStore.using(db, (s) => s.list().length)).toBe(2);
   });
@@ -73,7 +88,9 @@ describe('zetta run: promotion into the skill store', () => {
     mkdirSync(out, { recursive: true });
     const db = join(tmp(), 'skills.db');
     const earlier: RunReport = {
-      started: '2026-12-03T00:00:00.000Z', out, settings: { ...QUICK_RUN, autoApprove: false },
+      started: '2026-12-03T00:00:00.000Z',
+      out,
+      settings: { ...QUICK_RUN, autoApprove: false },
       // finished stages of the run being resumed: kept as they are, not run again
       stages: {
         wire: { ok: true, node: { p50_ms: 1, p99_ms: 1, requests: 1 }, python: { skipped: 'not in this test' } },

@@ -12,7 +12,8 @@ import { ConstantPolicy, ReplayPolicy, expertScript } from '../runtime/loop-poli
 import { TABLETOP_WORLD, tabletopIO } from '../support/tabletop.js';
 
 const defaultCritic = () => openCritic(resolveCriticSpec('default'), TABLETOP_WORLD)!;
-const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((x, i) => Object.is(Math.fround(x), Math.fround(b[i]!)));
+const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  a.length === b.length && Array.from(a).every((x, i) => Object.is(Math.fround(x), Math.fround(b[i]!)));
 
 describe('attribution counters of a real episode', () => {
   let env: TabletopEnv;
@@ -27,9 +28,18 @@ describe('attribution counters of a real episode', () => {
     const task = 'spatial/left_cube_in_bowl';
     const script = await expertScript(env, task, 5000);
     const dir = mkdtempSync(join(tmpdir(), 'zetta-attr-'));
-    const out = await runEpisode(env, new ReplayPolicy(script, env, 10), { task, seed: 5000, perturbation: resolvePerturbation('disturbance') }, {
-      executeSteps: 5, ...tabletopIO(), policyLabel: 'replay', critic: defaultCritic(), recordPath: join(dir, 'ep.mcap'),
-    });
+    const out = await runEpisode(
+      env,
+      new ReplayPolicy(script, env, 10),
+      { task, seed: 5000, perturbation: resolvePerturbation('disturbance') },
+      {
+        executeSteps: 5,
+        ...tabletopIO(),
+        policyLabel: 'replay',
+        critic: defaultCritic(),
+        recordPath: join(dir, 'ep.mcap'),
+      },
+    );
     expect(out.recoveries).toBeGreaterThan(0);
     expect(out.unmodifiedPolicyActions).toBeLessThan(out.steps);
     expect(out.unmodifiedPolicyActions).toBeLessThanOrEqual(out.policyActions);
@@ -45,13 +55,26 @@ describe('attribution counters of a real episode', () => {
       }
     }
     expect(out.milestonesDuringRecovery).toBe(underRecovery);
-    expect(ep.summary).toMatchObject({ unmodifiedPolicyActions: unmodified, milestonesDuringRecovery: underRecovery, physicsDivergence: false });
+    expect(ep.summary).toMatchObject({
+      unmodifiedPolicyActions: unmodified,
+      milestonesDuringRecovery: underRecovery,
+      physicsDivergence: false,
+    });
   });
 
   it('counts an action the envelope limited against the policy, though its source is the policy', async () => {
-    const out = await runEpisode(env, new ConstantPolicy([1, 1, 1, 0, 0, 0, -1]), { task: 'goal/press_button', seed: 2 }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'push', critic: defaultCritic(), stepLimit: 40,
-    });
+    const out = await runEpisode(
+      env,
+      new ConstantPolicy([1, 1, 1, 0, 0, 0, -1]),
+      { task: 'goal/press_button', seed: 2 },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'push',
+        critic: defaultCritic(),
+        stepLimit: 40,
+      },
+    );
     expect(out.envelopeHits).toBeGreaterThan(0);
     expect(out.unmodifiedPolicyActions).toBeLessThan(out.policyActions);
   });
@@ -59,7 +82,12 @@ describe('attribution counters of a real episode', () => {
   it('without a critic every executed step is the policy’s own', async () => {
     const task = 'goal/lift_red_cube';
     const script = await expertScript(env, task, 7);
-    const out = await runEpisode(env, new ReplayPolicy(script), { task, seed: 7 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' });
+    const out = await runEpisode(
+      env,
+      new ReplayPolicy(script),
+      { task, seed: 7 },
+      { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' },
+    );
     expect(out.success).toBe(true);
     expect(out.steps).toBeGreaterThan(0);
     expect(out).toMatchObject({ policyActions: out.steps, unmodifiedPolicyActions: out.steps, milestonesDuringRecovery: 0 });
@@ -83,9 +111,20 @@ describe('EpisodeTally', () => {
 });
 
 describe('attribute', () => {
-  const episode = (success: boolean, steps: number, unmodified: number, recoveries: number, extra: { infra?: boolean; physics?: boolean; milestones?: number } = {}) => ({
-    success, steps, unmodifiedPolicyActions: unmodified, recoveries, milestonesDuringRecovery: extra.milestones ?? 0,
-    physicsDivergence: extra.physics ?? false, infraFailure: extra.infra ? 'PolicyUnavailable: gone' : null,
+  const episode = (
+    success: boolean,
+    steps: number,
+    unmodified: number,
+    recoveries: number,
+    extra: { infra?: boolean; physics?: boolean; milestones?: number } = {},
+  ) => ({
+    success,
+    steps,
+    unmodifiedPolicyActions: unmodified,
+    recoveries,
+    milestonesDuringRecovery: extra.milestones ?? 0,
+    physicsDivergence: extra.physics ?? false,
+    infraFailure: extra.infra ? 'PolicyUnavailable: gone' : null,
   });
 
   it('divides by every executed step, failures and infrastructure failures included', () => {
@@ -96,8 +135,17 @@ describe('attribute', () => {
       episode(false, 50, 50, 0, { infra: true }),
     ]);
     expect(a).toMatchObject({
-      episodes: 4, successes: 2, executedSteps: 450, unmodifiedPolicyActions: 170, successSteps: 200, successUnmodifiedPolicyActions: 120,
-      successesWithoutRecovery: 1, recoveries: 7, milestonesDuringRecovery: 1, physicsDivergences: 1, infraFailures: 1,
+      episodes: 4,
+      successes: 2,
+      executedSteps: 450,
+      unmodifiedPolicyActions: 170,
+      successSteps: 200,
+      successUnmodifiedPolicyActions: 120,
+      successesWithoutRecovery: 1,
+      recoveries: 7,
+      milestonesDuringRecovery: 1,
+      physicsDivergences: 1,
+      infraFailures: 1,
     });
     expect(a.unmodifiedPolicyShare).toBeCloseTo(170 / 450, 12);
     expect(a.unmodifiedPolicyShareInSuccesses).toBeCloseTo(0.6, 12);

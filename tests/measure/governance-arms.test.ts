@@ -11,16 +11,40 @@ const CRITIC = resolveCriticSpec('default')!;
 /** A made-up episode: `steps` executed, `unmodified` of them the policy's own. */
 function outcome(task: string, seed: number, success: boolean, unmodified = 0, recoveries = 0): EpisodeOutcome {
   return {
-    task, seed, success, steps: 100, milestones: [], infraFailure: null, physicsDivergence: false, policyActions: unmodified,
-    unmodifiedPolicyActions: unmodified, recoveryActions: 100 - unmodified, milestonesDuringRecovery: recoveries ? 1 : 0, wallMs: 1,
-    holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: `${task}#${seed}`, recordPath: null, recoveries, envelopeHits: 0, aborted: false, firings: {}, programStarts: {},
+    task,
+    seed,
+    success,
+    steps: 100,
+    milestones: [],
+    infraFailure: null,
+    physicsDivergence: false,
+    policyActions: unmodified,
+    unmodifiedPolicyActions: unmodified,
+    recoveryActions: 100 - unmodified,
+    milestonesDuringRecovery: recoveries ? 1 : 0,
+    wallMs: 1,
+    holdActions: 0,
+    policyCalls: 0,
+    policyWaitMs: 0,
+    lateChunks: 0,
+    resetDigest: `${task}#${seed}`,
+    recordPath: null,
+    recoveries,
+    envelopeHits: 0,
+    aborted: false,
+    firings: {},
+    programStarts: {},
   };
 }
 
 describe('combineArms (synthetic outcomes)', () => {
   const plan: ArmsPlan = { tasks: ['a', 'b'], episodesPerTask: 4, firstSeed: 10, policy: 'p', executeSteps: 5, critic: CRITIC };
   const arm = (ok: Record<string, boolean[]>, unmodified = 0, recoveries = 0): EvaluationResult =>
-    summarize(plan, plan.tasks.flatMap((t) => ok[t]!.map((s, i) => outcome(t, 10 + i, s, unmodified, recoveries))), 1);
+    summarize(
+      plan,
+      plan.tasks.flatMap((t) => ok[t]!.map((s, i) => outcome(t, 10 + i, s, unmodified, recoveries))),
+      1,
+    );
   const results = [
     arm({ a: [true, false, false, false], b: [true, true, false, false] }, 100),
     arm({ a: [true, true, false, false], b: [false, false, false, false] }, 0, 1), // null:open wins a
@@ -56,7 +80,14 @@ describe('combineArms (synthetic outcomes)', () => {
 
 describe('runGovernanceArms (real simulator)', () => {
   it('runs policy alone, every control under the critic, and both, at the same seeds', async () => {
-    const plan: ArmsPlan = { tasks: ['goal/press_button'], episodesPerTask: 2, firstSeed: 1000, policy: 'embedded', executeSteps: 5, critic: CRITIC };
+    const plan: ArmsPlan = {
+      tasks: ['goal/press_button'],
+      episodesPerTask: 2,
+      firstSeed: 1000,
+      policy: 'embedded',
+      executeSteps: 5,
+      critic: CRITIC,
+    };
     const started: ArmRun[] = [];
     const digests = new Map<string, Set<string>>();
     const arms = await runGovernanceArms(plan, {

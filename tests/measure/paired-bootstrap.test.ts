@@ -6,9 +6,17 @@ const seeds = (n: number, ok: (i: number) => boolean): SeedOutcomes => Array.fro
 
 const TASKS: TaskSamples[] = [
   // policy alone 40%, controls 20% / 50% / 0%, both 80%: synergy 0.8 − 0.5 = +0.3
-  { policy: seeds(20, (i) => i % 5 < 2), controls: [seeds(20, (i) => i % 5 === 0), seeds(20, (i) => i % 2 === 0), seeds(20, () => false)], both: seeds(20, (i) => i % 5 !== 4) },
+  {
+    policy: seeds(20, (i) => i % 5 < 2),
+    controls: [seeds(20, (i) => i % 5 === 0), seeds(20, (i) => i % 2 === 0), seeds(20, () => false)],
+    both: seeds(20, (i) => i % 5 !== 4),
+  },
   // the critic alone beats the policy here: synergy 0.6 − 0.7 = −0.1
-  { policy: seeds(20, (i) => i % 10 < 3), controls: [seeds(20, (i) => i % 10 < 7), seeds(20, (i) => i % 10 < 7), seeds(20, (i) => i % 10 < 1)], both: seeds(20, (i) => i % 10 < 6) },
+  {
+    policy: seeds(20, (i) => i % 10 < 3),
+    controls: [seeds(20, (i) => i % 10 < 7), seeds(20, (i) => i % 10 < 7), seeds(20, (i) => i % 10 < 1)],
+    both: seeds(20, (i) => i % 10 < 6),
+  },
 ];
 
 describe('pairedSynergy', () => {

@@ -44,7 +44,19 @@ describe('ndarray codec (openpi msgpack_numpy convention)', () => {
 
   it('reads arrays whose keys arrive as bin (from a Python peer)', () => {
     const data = Buffer.from(Float32Array.of(3, 4).buffer);
-    const bytes = plain.pack(new Map([[bin('x'), new Map<unknown, unknown>([[bin('__ndarray__'), true], [bin('data'), data], [bin('dtype'), '<f4'], [bin('shape'), [2]]])]]));
+    const bytes = plain.pack(
+      new Map([
+        [
+          bin('x'),
+          new Map<unknown, unknown>([
+            [bin('__ndarray__'), true],
+            [bin('data'), data],
+            [bin('dtype'), '<f4'],
+            [bin('shape'), [2]],
+          ]),
+        ],
+      ]),
+    );
     const v = decode(bytes) as { x: NdArray };
     expect(isNdArray(v.x)).toBe(true);
     expect(Array.from(v.x.data as Float32Array)).toEqual([3, 4]);
@@ -59,7 +71,11 @@ describe('ndarray codec (openpi msgpack_numpy convention)', () => {
 
   it.each([
     ['an unknown dtype', { __ndarray__: true, data: Buffer.alloc(4), dtype: '>f4', shape: [1] }, /dtype/],
-    ['a shape that does not match the bytes', { __ndarray__: true, data: Buffer.alloc(12), dtype: '<f4', shape: [2, 2] }, /needs 16 bytes, got 12/],
+    [
+      'a shape that does not match the bytes',
+      { __ndarray__: true, data: Buffer.alloc(12), dtype: '<f4', shape: [2, 2] },
+      /needs 16 bytes, got 12/,
+    ],
     ['a negative dimension', { __ndarray__: true, data: Buffer.alloc(0), dtype: '|u1', shape: [-1] }, /non-negative/],
     ['data that is not bytes', { __ndarray__: true, data: 'abc', dtype: '|u1', shape: [3] }, /bytes/],
   ])('rejects %s with a typed error', (_name, arr, message) => {

@@ -11,10 +11,25 @@ import { ScriptedPolicy, stateObservation } from '../support/scripted-policy.js'
 
 const validFrames: Buffer[] = [
   encodeMessage({
-    type: 'infer', id: 1, session_id: 's', episode_id: 'e', step: 0, deadline_ms: 50,
-    obs: { 'observation/image': u8([4, 4, 3], new Uint8Array(48).fill(9)), 'observation/state': f32([8], new Float32Array(8)), prompt: 'p' },
+    type: 'infer',
+    id: 1,
+    session_id: 's',
+    episode_id: 'e',
+    step: 0,
+    deadline_ms: 50,
+    obs: {
+      'observation/image': u8([4, 4, 3], new Uint8Array(48).fill(9)),
+      'observation/state': f32([8], new Float32Array(8)),
+      prompt: 'p',
+    },
   }),
-  encodeMessage({ type: 'result', id: 2, actions: f32([2, 7], new Float32Array(14).fill(0.1)), policy_timing: { infer_ms: 1 }, server_timing: {} }),
+  encodeMessage({
+    type: 'result',
+    id: 2,
+    actions: f32([2, 7], new Float32Array(14).fill(0.1)),
+    policy_timing: { infer_ms: 1 },
+    server_timing: {},
+  }),
   encodeMessage({ type: 'hello', id: 0, protocol: 1 }),
   encodeMessage({ type: 'error', id: 3, code: 'OVERLOADED', message: 'busy', retryable: true }),
 ];
@@ -57,8 +72,16 @@ describe('decoder fuzzing', () => {
   it('structurally valid msgpack of arbitrary shape never produces an untyped error (2,000 cases)', () => {
     const packr = new Packr({ useRecords: false });
     const anyValue = fc.anything({ withBigInt: false, withTypedArray: true, withMap: true, withSet: false, withDate: false, maxDepth: 4 });
-    const messageLike = fc.record({ type: fc.constantFrom('infer', 'result', 'hello', 'error', 'ping', 'x'), id: fc.oneof(fc.integer(), fc.double()), obs: anyValue, actions: anyValue });
-    fc.assert(fc.property(fc.oneof(anyValue, messageLike), (v) => decodesOrThrowsTyped(packr.pack(v))), { numRuns: 2_000, seed: 13 });
+    const messageLike = fc.record({
+      type: fc.constantFrom('infer', 'result', 'hello', 'error', 'ping', 'x'),
+      id: fc.oneof(fc.integer(), fc.double()),
+      obs: anyValue,
+      actions: anyValue,
+    });
+    fc.assert(
+      fc.property(fc.oneof(anyValue, messageLike), (v) => decodesOrThrowsTyped(packr.pack(v))),
+      { numRuns: 2_000, seed: 13 },
+    );
   });
 
   it('still decodes the valid frames it mutates (the fuzzer starts from real messages)', () => {
@@ -81,7 +104,17 @@ describe('a live server under fuzzed frames', () => {
       if (reply.type === 'error') codes.add(reply.code);
     }
     expect([...codes].every((c) => ['MALFORMED', 'UNSUPPORTED'].includes(c))).toBe(true);
-    await raw.send(encodeMessage({ type: 'infer', id: 99, session_id: 's', episode_id: 'e', step: 0, deadline_ms: 1000, obs: stateObservation([1, 2, 3, 4, 5, 6, 7, 8]) }));
+    await raw.send(
+      encodeMessage({
+        type: 'infer',
+        id: 99,
+        session_id: 's',
+        episode_id: 'e',
+        step: 0,
+        deadline_ms: 1000,
+        obs: stateObservation([1, 2, 3, 4, 5, 6, 7, 8]),
+      }),
+    );
     expect(decodeReply((await raw.receive())[0]!)).toMatchObject({ type: 'result', id: 99 });
     raw.close();
     await server.close();

@@ -31,16 +31,30 @@ const array = fc.oneof(
   fc.constant(ndarray('<f8', [2], Float64Array.of(1, Number.NaN))),
   fc.constant(ndarray('<i4', [0, 3], new Int32Array(0))),
 );
-const key = fc.oneof(fc.constantFrom('type', 'id', 'obs', 'shape', 'data', 'dtype', '__ndarray__', '__proto__', 'constructor'), fc.string({ maxLength: 20 }));
+const key = fc.oneof(
+  fc.constantFrom('type', 'id', 'obs', 'shape', 'data', 'dtype', '__ndarray__', '__proto__', 'constructor'),
+  fc.string({ maxLength: 20 }),
+);
 const tree = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, scalar, array, tie('map')),
   map: fc.dictionary(key, tie('value'), { maxKeys: 8 }),
 })).map;
 
-const obs = (side = 224) => ({ 'observation/image': u8([side, side, 3], new Uint8Array(side * side * 3).fill(3)), 'observation/state': f32([8], Float32Array.of(1, 2, 3, 4, 5, 6, 7, 8)), prompt: 'put the cube in the bowl' });
-const infer = (side = 224) => encodeMessage({ type: 'infer', id: 7, session_id: 'session', episode_id: 'ep-1', step: 12, deadline_ms: 2000, obs: obs(side) });
+const obs = (side = 224) => ({
+  'observation/image': u8([side, side, 3], new Uint8Array(side * side * 3).fill(3)),
+  'observation/state': f32([8], Float32Array.of(1, 2, 3, 4, 5, 6, 7, 8)),
+  prompt: 'put the cube in the bowl',
+});
+const infer = (side = 224) =>
+  encodeMessage({ type: 'infer', id: 7, session_id: 'session', episode_id: 'ep-1', step: 12, deadline_ms: 2000, obs: obs(side) });
 const result = () =>
-  encodeMessage({ type: 'result', id: 4_000_000_000, actions: f32([10, 7], new Float32Array(70).fill(-0.5)), policy_timing: { infer_ms: 0.31 }, server_timing: { queue_ms: 0, total_ms: 0.75, batch_size: 3 } });
+  encodeMessage({
+    type: 'result',
+    id: 4_000_000_000,
+    actions: f32([10, 7], new Float32Array(70).fill(-0.5)),
+    policy_timing: { infer_ms: 0.31 },
+    server_timing: { queue_ms: 0, total_ms: 0.75, batch_size: 3 },
+  });
 
 describe('the direct reader of the hot messages', () => {
   it('reads an infer request and a result exactly as the generic codec does', () => {
@@ -51,19 +65,60 @@ describe('the direct reader of the hot messages', () => {
   });
 
   it('reads any value tree either as the generic codec does or not at all', () => {
-    fc.assert(fc.property(tree, (t) => agrees(encode(t))), { numRuns: 2000, seed: 21 });
+    fc.assert(
+      fc.property(tree, (t) => agrees(encode(t))),
+      { numRuns: 2000, seed: 21 },
+    );
   });
 
   it('declines the binary keys openpi writes, and maps with repeated keys', () => {
     expect(readHotMessage(encode({ obs: obs() }, { ndarrayKeys: 'bin' }))).toBeNull();
     const packr = new Packr({ useRecords: false, variableMapSize: true });
-    const proto = packr.pack(new Map<unknown, unknown>([['__proto__', 1], ['b', new Map([['__proto__', 'x']])]]));
+    const proto = packr.pack(
+      new Map<unknown, unknown>([
+        ['__proto__', 1],
+        ['b', new Map([['__proto__', 'x']])],
+      ]),
+    );
     expect(readHotMessage(proto)).not.toBeNull();
     agrees(proto);
     // four keys, as an array's map has, one of them "__proto__" holding bytes
-    agrees(packr.pack(new Map<unknown, unknown>([['a', new Map<unknown, unknown>([['__proto__', Buffer.from('xy')], ['__ndarray__', true], ['dtype', '|u1'], ['shape', [2]]])]])));
-    agrees(packr.pack(new Map<unknown, unknown>([['a', new Map<unknown, unknown>([['__proto__', Buffer.from('xy')], ['data', Buffer.from('xy')], ['dtype', '|u1'], ['shape', [2]]])]])));
-    const repeated = new Packr({ useRecords: false, variableMapSize: true }).pack(new Map<unknown, unknown>([['a', 1], [Buffer.from('a'), 2]]));
+    agrees(
+      packr.pack(
+        new Map<unknown, unknown>([
+          [
+            'a',
+            new Map<unknown, unknown>([
+              ['__proto__', Buffer.from('xy')],
+              ['__ndarray__', true],
+              ['dtype', '|u1'],
+              ['shape', [2]],
+            ]),
+          ],
+        ]),
+      ),
+    );
+    agrees(
+      packr.pack(
+        new Map<unknown, unknown>([
+          [
+            'a',
+            new Map<unknown, unknown>([
+              ['__proto__', Buffer.from('xy')],
+              ['data', Buffer.from('xy')],
+              ['dtype', '|u1'],
+              ['shape', [2]],
+            ]),
+          ],
+        ]),
+      ),
+    );
+    const repeated = new Packr({ useRecords: false, variableMapSize: true }).pack(
+      new Map<unknown, unknown>([
+        ['a', 1],
+        [Buffer.from('a'), 2],
+      ]),
+    );
     expect(readHotMessage(repeated)).toBeNull();
     agrees(repeated);
   });
@@ -92,7 +147,13 @@ function writesAsGeneric(value: unknown, target?: Buffer): void {
 describe('the direct writer of the hot messages', () => {
   it('writes an infer request and a result the generic codec reads back unchanged', () => {
     const request = { type: 'infer', id: 7, session_id: 'session', episode_id: 'ep-1', step: 12, deadline_ms: 2000, obs: obs() };
-    const reply = { type: 'result', id: 4_000_000_000, actions: f32([10, 7], new Float32Array(70).fill(-0.5)), policy_timing: { infer_ms: 0.31 }, server_timing: { queue_ms: 0, total_ms: 0.75, batch_size: 3 } };
+    const reply = {
+      type: 'result',
+      id: 4_000_000_000,
+      actions: f32([10, 7], new Float32Array(70).fill(-0.5)),
+      policy_timing: { infer_ms: 0.31 },
+      server_timing: { queue_ms: 0, total_ms: 0.75, batch_size: 3 },
+    };
     for (const m of [request, reply]) {
       expect(writeHotMessage(m)).not.toBeNull();
       writesAsGeneric(m);
@@ -110,12 +171,26 @@ describe('the direct writer of the hot messages', () => {
   });
 
   it('writes any value tree as the generic codec reads it, or declines', () => {
-    fc.assert(fc.property(tree, (t) => writesAsGeneric(t)), { numRuns: 2000, seed: 23 });
-    fc.assert(fc.property(tree, (t) => writesAsGeneric(t, Buffer.alloc(64))), { numRuns: 500, seed: 24 });
+    fc.assert(
+      fc.property(tree, (t) => writesAsGeneric(t)),
+      { numRuns: 2000, seed: 23 },
+    );
+    fc.assert(
+      fc.property(tree, (t) => writesAsGeneric(t, Buffer.alloc(64))),
+      { numRuns: 500, seed: 24 },
+    );
   });
 
   it('declines what it does not write: lists, null, NaN, 64-bit integers, lone surrogates, raw typed arrays', () => {
-    for (const v of [{ a: [1, 2] }, { a: null }, { a: Number.NaN }, { a: 2 ** 40 }, { a: 'x\uD800' }, { a: new Float32Array(2) }, 'top-level string']) {
+    for (const v of [
+      { a: [1, 2] },
+      { a: null },
+      { a: Number.NaN },
+      { a: 2 ** 40 },
+      { a: 'x\uD800' },
+      { a: new Float32Array(2) },
+      'top-level string',
+    ]) {
       expect(writeHotMessage(v), JSON.stringify(v)).toBeNull();
     }
   });

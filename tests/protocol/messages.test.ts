@@ -36,7 +36,13 @@ describe('protocol messages', () => {
   });
 
   it('rejects a result whose actions are not finite, with NON_FINITE_ACTIONS', () => {
-    const bad = encode({ type: 'result', id: 1, actions: f32([1, 2], Float32Array.of(0, Number.NaN)), policy_timing: {}, server_timing: {} });
+    const bad = encode({
+      type: 'result',
+      id: 1,
+      actions: f32([1, 2], Float32Array.of(0, Number.NaN)),
+      policy_timing: {},
+      server_timing: {},
+    });
     expect(codeOf(() => decodeReply(bad))).toBe('NON_FINITE_ACTIONS');
     const inf = encode({ type: 'result', id: 1, actions: f32([1, 2], Float32Array.of(Infinity, 0)), policy_timing: {}, server_timing: {} });
     expect(codeOf(() => decodeReply(inf))).toBe('NON_FINITE_ACTIONS');
@@ -61,31 +67,51 @@ describe('protocol messages', () => {
   it('validates each type with its own schema exactly as the discriminated unions do (2,000 cases each)', () => {
     const id = fc.oneof(fc.integer({ min: -2, max: 2 ** 32 + 1 }), fc.double(), fc.constant(null));
     const text = fc.oneof(fc.string({ maxLength: 4 }), fc.integer());
-    const obs = fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.string(), fc.constant(f32([1], Float32Array.of(1))), fc.integer()), { maxKeys: 3 });
+    const obs = fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.string(), fc.constant(f32([1], Float32Array.of(1))), fc.integer()), {
+      maxKeys: 3,
+    });
     const value = (types: readonly string[]) =>
       fc.record(
         {
           type: fc.oneof(fc.constantFrom(...types), fc.string({ maxLength: 3 }), fc.integer()),
-          id, protocol: fc.integer(), session_id: text, episode_id: text, step: fc.integer({ min: -1, max: 3 }),
-          deadline_ms: fc.double(), obs, t: fc.double(), code: fc.constantFrom('MALFORMED', 'NOPE'), message: text,
-          retryable: fc.boolean(), actions: fc.constant(f32([1, 1], Float32Array.of(0.5))), policy_timing: fc.constant({}), server_timing: fc.constant({}),
+          id,
+          protocol: fc.integer(),
+          session_id: text,
+          episode_id: text,
+          step: fc.integer({ min: -1, max: 3 }),
+          deadline_ms: fc.double(),
+          obs,
+          t: fc.double(),
+          code: fc.constantFrom('MALFORMED', 'NOPE'),
+          message: text,
+          retryable: fc.boolean(),
+          actions: fc.constant(f32([1, 1], Float32Array.of(0.5))),
+          policy_timing: fc.constant({}),
+          server_timing: fc.constant({}),
         },
         { requiredKeys: ['type'] },
       );
     let acceptedCount = 0;
-    const agrees = (decodeFn: (b: Uint8Array) => unknown, union: { safeParse(v: unknown): { success: boolean } }) => (v: Record<string, unknown>) => {
-      let accepted = true;
-      try {
-        decodeFn(encode(v));
-      } catch (err) {
-        if (!(err instanceof ProtocolError)) throw err;
-        accepted = false;
-      }
-      if (accepted) acceptedCount++;
-      return accepted === union.safeParse(decode(encode(v))).success;
-    };
-    fc.assert(fc.property(value(['hello', 'infer', 'episode_start', 'episode_end', 'ping']), agrees(decodeRequest, requestSchema)), { numRuns: 2_000, seed: 23 });
-    fc.assert(fc.property(value(['metadata', 'result', 'error', 'ack', 'pong']), agrees(decodeReply, replySchema)), { numRuns: 2_000, seed: 29 });
+    const agrees =
+      (decodeFn: (b: Uint8Array) => unknown, union: { safeParse(v: unknown): { success: boolean } }) => (v: Record<string, unknown>) => {
+        let accepted = true;
+        try {
+          decodeFn(encode(v));
+        } catch (err) {
+          if (!(err instanceof ProtocolError)) throw err;
+          accepted = false;
+        }
+        if (accepted) acceptedCount++;
+        return accepted === union.safeParse(decode(encode(v))).success;
+      };
+    fc.assert(fc.property(value(['hello', 'infer', 'episode_start', 'episode_end', 'ping']), agrees(decodeRequest, requestSchema)), {
+      numRuns: 2_000,
+      seed: 23,
+    });
+    fc.assert(fc.property(value(['metadata', 'result', 'error', 'ack', 'pong']), agrees(decodeReply, replySchema)), {
+      numRuns: 2_000,
+      seed: 29,
+    });
     expect(acceptedCount).toBeGreaterThan(100); // the property saw valid messages, not only rejections
   });
 });

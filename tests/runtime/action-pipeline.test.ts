@@ -27,7 +27,13 @@ class ManualPolicy {
 }
 
 const opts = (o: Partial<ActionPipelineOptions>): ActionPipelineOptions => ({
-  actionDim: D, executeSteps: 10, prefetchThreshold: 0, merge: 'replace', deadlineMs: 1000, mode: 'lockstep', ...o,
+  actionDim: D,
+  executeSteps: 10,
+  prefetchThreshold: 0,
+  merge: 'replace',
+  deadlineMs: 1000,
+  mode: 'lockstep',
+  ...o,
 });
 
 describe('ActionPipeline', () => {

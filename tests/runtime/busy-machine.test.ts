@@ -20,7 +20,14 @@ function burner(seconds: number): ChildProcess {
   return spawn(process.execPath, ['-e', `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) {}`], { stdio: 'ignore' });
 }
 
-interface Episode { task: string; seed: number; success: boolean; infraFailure: string | null; resetDigest: string; infraRetries?: number }
+interface Episode {
+  task: string;
+  seed: number;
+  success: boolean;
+  infraFailure: string | null;
+  resetDigest: string;
+  infraRetries?: number;
+}
 
 describe('an evaluation against a policy server process on a loaded machine', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-busy-'));
@@ -37,8 +44,24 @@ describe('an evaluation against a policy server process on a loaded machine', ()
 
   async function evaluate(name: string): Promise<Episode[]> {
     const out = join(dir, name);
-    const args = ['eval', '--tasks', 'spatial/left_cube_in_bowl,goal/press_button', '--episodes', '4', '--seed', '1000',
-      '--policy', `zmq://${server.endpoint.slice('tcp://'.length)}`, '--workers', '2', '--envs-per-worker', '4', '--no-record', '--out', out];
+    const args = [
+      'eval',
+      '--tasks',
+      'spatial/left_cube_in_bowl,goal/press_button',
+      '--episodes',
+      '4',
+      '--seed',
+      '1000',
+      '--policy',
+      `zmq://${server.endpoint.slice('tcp://'.length)}`,
+      '--workers',
+      '2',
+      '--envs-per-worker',
+      '4',
+      '--no-record',
+      '--out',
+      out,
+    ];
     await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout: 150_000 });
     return (JSON.parse(readFileSync(join(out, 'eval.json'), 'utf8')) as { episodes: Episode[] }).episodes;
   }

@@ -44,9 +44,19 @@ describe('the control loop with the default critic', () => {
     const script = await expertScript(env, task, 5000);
     const dir = mkdtempSync(join(tmpdir(), 'zetta-loop-'));
     const policy = new ReplayPolicy(script, env, 10);
-    const out = await runEpisode(env, policy, { task, seed: 5000, perturbation: disturbance }, {
-      executeSteps: 5, ...tabletopIO(), policyLabel: 'replay', critic: defaultCritic(), criticLabel: 'default', recordPath: join(dir, 'ep.mcap'),
-    });
+    const out = await runEpisode(
+      env,
+      policy,
+      { task, seed: 5000, perturbation: disturbance },
+      {
+        executeSteps: 5,
+        ...tabletopIO(),
+        policyLabel: 'replay',
+        critic: defaultCritic(),
+        criticLabel: 'default',
+        recordPath: join(dir, 'ep.mcap'),
+      },
+    );
     expect(out.recoveries).toBeGreaterThan(0);
     expect(out.recoveryActions).toBeGreaterThan(0);
     const ep = await readEpisode(join(dir, 'ep.mcap'));
@@ -88,9 +98,18 @@ describe('the control loop with the default critic', () => {
 
   it('never lets a non-finite policy action reach env.step', async () => {
     const { env: spy, sent } = spyOn(env);
-    const out = await runEpisode(spy, new ConstantPolicy([Number.NaN, 0, 0, 0, 0, 0, 1]), { task: 'goal/press_button', seed: 1 }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'nan', critic: defaultCritic(), stepLimit: 20,
-    });
+    const out = await runEpisode(
+      spy,
+      new ConstantPolicy([Number.NaN, 0, 0, 0, 0, 0, 1]),
+      { task: 'goal/press_button', seed: 1 },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'nan',
+        critic: defaultCritic(),
+        stepLimit: 20,
+      },
+    );
     expect(out.infraFailure).toBeNull();
     expect(sent).toHaveLength(20);
     for (const a of sent) expect(a.every((x) => Number.isFinite(x))).toBe(true);
@@ -100,13 +119,22 @@ describe('the control loop with the default critic', () => {
   it('keeps the hand inside the workspace box whatever the policy asks', async () => {
     const { env: spy, sent } = spyOn(env);
     const positions: number[] = [];
-    await runEpisode(spy, new ConstantPolicy([1, 1, 1, 0, 0, 0, -1]), { task: 'goal/press_button', seed: 2 }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'push', critic: defaultCritic(), stepLimit: 40,
-      toPolicyObservation: (obs) => {
-        positions.push(obs.state[0]!, obs.state[1]!, obs.state[2]!);
-        return { 'observation/state': { __ndarray__: true, dtype: '<f4', shape: [8], data: obs.state } } as never;
+    await runEpisode(
+      spy,
+      new ConstantPolicy([1, 1, 1, 0, 0, 0, -1]),
+      { task: 'goal/press_button', seed: 2 },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'push',
+        critic: defaultCritic(),
+        stepLimit: 40,
+        toPolicyObservation: (obs) => {
+          positions.push(obs.state[0]!, obs.state[1]!, obs.state[2]!);
+          return { 'observation/state': { __ndarray__: true, dtype: '<f4', shape: [8], data: obs.state } } as never;
+        },
       },
-    });
+    );
     expect(sent.length).toBeGreaterThan(0);
     // Predicted next position of every executed action stays inside the box (the envelope acted
     // before env.step, not the simulator's own clipping afterwards).
@@ -123,9 +151,17 @@ describe('the control loop with the default critic', () => {
     const script = await expertScript(env, task, 7);
     const { env: spy, sent } = spyOn(env);
     const dir = mkdtempSync(join(tmpdir(), 'zetta-loop-'));
-    const out = await runEpisode(spy, new ReplayPolicy(script), { task, seed: 7, perturbation: disturbance }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', recordPath: join(dir, 'ep.mcap'),
-    });
+    const out = await runEpisode(
+      spy,
+      new ReplayPolicy(script),
+      { task, seed: 7, perturbation: disturbance },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'replay',
+        recordPath: join(dir, 'ep.mcap'),
+      },
+    );
     expect(sent.map((a) => Array.from(a))).toEqual(script.slice(0, sent.length).map((a) => Array.from(a)));
     expect(out).toMatchObject({ recoveries: 0, recoveryActions: 0, holdActions: 0, envelopeHits: 0, aborted: false });
     expect(out.policyActions).toBe(out.steps);
@@ -151,7 +187,9 @@ describe('the control loop with the default critic', () => {
       const script = await expertScript(env, task, seed);
       const spec = { task, seed, perturbation: disturbance };
       without.push(await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' }));
-      withCritic.push(await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', critic }));
+      withCritic.push(
+        await runEpisode(env, new ReplayPolicy(script), spec, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', critic }),
+      );
     }
     const wins = (xs: EpisodeOutcome[]) => xs.filter((o) => o.success).length;
     expect(wins(withCritic)).toBeGreaterThan(wins(without));

@@ -10,9 +10,19 @@ describe('evaluate with a critic (in this thread)', () => {
     const task = 'spatial/left_cube_in_bowl';
     const script = await expertScript(env, task, 5000);
     await env.close();
-    const plan = { tasks: [task], episodesPerTask: 1, firstSeed: 5000, perturbation: resolvePerturbation('disturbance'), policy: 'replay', executeSteps: 1 };
+    const plan = {
+      tasks: [task],
+      episodesPerTask: 1,
+      firstSeed: 5000,
+      perturbation: resolvePerturbation('disturbance'),
+      policy: 'replay',
+      executeSteps: 1,
+    };
     const without = await evaluate(plan, { workers: 1, hostPolicy: new ReplayPolicy(script) });
-    const withCritic = await evaluate({ ...plan, critic: resolveCriticSpec('oracle') }, { workers: 1, hostPolicy: new ReplayPolicy(script) });
+    const withCritic = await evaluate(
+      { ...plan, critic: resolveCriticSpec('oracle') },
+      { workers: 1, hostPolicy: new ReplayPolicy(script) },
+    );
     expect(without).toMatchObject({ recoveries: 0, attribution: { unmodifiedPolicyShare: 1 } });
     expect(withCritic.recoveries).toBeGreaterThan(0);
     expect(withCritic.attribution.unmodifiedPolicyShare).toBeGreaterThan(0.5);

@@ -28,8 +28,12 @@ function oracleBundleWithLag(lag: number): string {
 describe('recovery programs told the actuation lag, in the embedded suite', () => {
   it('complete the regrasps the oracle programs oscillate through', async () => {
     const plan = {
-      tasks: ['spatial/left_cube_in_bowl'], episodesPerTask: 10, firstSeed: 3000,
-      perturbation: resolvePerturbation('sensor-noise-delay'), policy: 'embedded', executeSteps: 5,
+      tasks: ['spatial/left_cube_in_bowl'],
+      episodesPerTask: 10,
+      firstSeed: 3000,
+      perturbation: resolvePerturbation('sensor-noise-delay'),
+      policy: 'embedded',
+      executeSteps: 5,
     };
     const parent = await evaluate({ ...plan, critic: resolveCriticSpec('oracle') }, { workers: 1 });
     const told = await evaluate({ ...plan, critic: resolveCriticSpec(oracleBundleWithLag(3)) }, { workers: 1 });

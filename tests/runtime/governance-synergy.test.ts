@@ -7,7 +7,13 @@ import { runGovernanceArms } from '../../measure/governance-arms.js';
 import { embeddedArmsPlan } from '../support/arms-plan.js';
 
 const plan = (critic: string) =>
-  embeddedArmsPlan({ critic, perturbation: 'position-shift', tasks: ['spatial/left_cube_in_bowl', 'spatial/front_cube_in_bowl'], episodesPerTask: 6, privileged: true });
+  embeddedArmsPlan({
+    critic,
+    perturbation: 'position-shift',
+    tasks: ['spatial/left_cube_in_bowl', 'spatial/front_cube_in_bowl'],
+    episodesPerTask: 6,
+    privileged: true,
+  });
 
 describe('governance with the default (observable) bundle, fixed seeds', () => {
   it('keeps the critic alone under its cap, and policy + critic beats both arms alone', async () => {

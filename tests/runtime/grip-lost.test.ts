@@ -18,14 +18,21 @@ import { defaultBundleWithout } from '../support/default-bundle.js';
 const dir = mkdtempSync(join(tmpdir(), 'zetta-grip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-
 const plan = (critic: string) =>
-  embeddedArmsPlan({ critic, perturbation: 'disturbance', tasks: ['object/green_cube_in_bowl', 'spatial/right_cube_on_plate'], episodesPerTask: 8 });
+  embeddedArmsPlan({
+    critic,
+    perturbation: 'disturbance',
+    tasks: ['object/green_cube_in_bowl', 'spatial/right_cube_on_plate'],
+    episodesPerTask: 8,
+  });
 
 describe('a grip lost to a disturbance, with the default (observable) bundle', () => {
   it('is handed back to the policy: policy + critic beats both arms alone, and beats the bundle without the rule', async () => {
     const arms = await runGovernanceArms(plan(defaultBundleWithout(dir, 'hand_closed_empty')), { workers: 1, resamples: 200 });
-    const without = await runGovernanceArms(plan(defaultBundleWithout(dir, 'hand_closed_empty', 'grip_lost')), { workers: 1, resamples: 200 });
+    const without = await runGovernanceArms(plan(defaultBundleWithout(dir, 'hand_closed_empty', 'grip_lost')), {
+      workers: 1,
+      resamples: 200,
+    });
     expect(arms.macro.critic.value).toBeLessThanOrEqual(0.1);
     for (const task of arms.tasks) {
       const t = arms.perTask[task]!;

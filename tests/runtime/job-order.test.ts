@@ -18,7 +18,11 @@ function drain(order: LongestFirstJobs, lengthOf: (job: EpisodeJob) => number): 
  * Makespan of `slots` simulators taking jobs from `order` as they free up, each job lasting its
  * length: a discrete-event model of the rollout runtime's dispatcher.
  */
-function makespan(order: { next(): EpisodeJob | undefined; finished?(job: EpisodeJob, steps: number): void }, slots: number, lengthOf: (job: EpisodeJob) => number): number {
+function makespan(
+  order: { next(): EpisodeJob | undefined; finished?(job: EpisodeJob, steps: number): void },
+  slots: number,
+  lengthOf: (job: EpisodeJob) => number,
+): number {
   const running: { end: number; job: EpisodeJob }[] = [];
   let now = 0;
   for (let i = 0; i < slots; i++) {

@@ -25,10 +25,11 @@ const PICK_TASKS = ['goal/red_cube_in_bowl', 'goal/stack_red_on_green'];
 const LAG_TASKS = ['goal/stack_red_on_green', 'object/green_cube_in_bowl'];
 
 const neither = () => defaultBundleWithManifest(dir, 'default-no-lag', (m) => delete m.align_chunks_to_lag);
-const waiting = () => defaultBundleWithManifest(dir, 'default-wait', (m) => {
-  delete m.align_chunks_to_lag;
-  m.wait_out_lag = true;
-});
+const waiting = () =>
+  defaultBundleWithManifest(dir, 'default-wait', (m) => {
+    delete m.align_chunks_to_lag;
+    m.wait_out_lag = true;
+  });
 
 const plan = (critic: string, perturbation: Perturbation | undefined, tasks: string[], policy = 'embedded'): EvaluationPlan => ({
   tasks,

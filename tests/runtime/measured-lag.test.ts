@@ -46,7 +46,10 @@ describe('a robot whose commands land four steps late', () => {
   it('recoveries that servo at the measured lag let the policy complete more tasks than the same recoveries blind to it', async () => {
     const unaligned = (m: Record<string, unknown>) => delete m.align_chunks_to_lag;
     const measured = await evaluate(plan(defaultBundleWithManifest(dir, 'default-unaligned', unaligned), PICK_TASKS), { workers: 1 });
-    const blind = editManifest(defaultBundleWithPrograms(dir, 'default-lag-blind', (p) => delete p.lag_steps), unaligned);
+    const blind = editManifest(
+      defaultBundleWithPrograms(dir, 'default-lag-blind', (p) => delete p.lag_steps),
+      unaligned,
+    );
     const control = await evaluate(plan(blind, PICK_TASKS), { workers: 1 });
     expect(measured.infraFailures + control.infraFailures).toBe(0);
     expect(successes(measured)).toBeGreaterThanOrEqual(successes(control) + 5);

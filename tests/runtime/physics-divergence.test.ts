@@ -44,12 +44,29 @@ describe('a physics divergence is a failure of the arm, not of the infrastructur
 
   it('with a test double env whose step throws SimPhysicsError: a failed episode, counted in the denominator', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-physics-'));
-    const diverged = await runEpisode(failingAt(env, 12, () => new SimPhysicsError('physics diverged at step 12')), new ReplayPolicy(script), { task, seed: 7 }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'replay', recordPath: join(dir, 'ep.mcap'),
-    });
+    const diverged = await runEpisode(
+      failingAt(env, 12, () => new SimPhysicsError('physics diverged at step 12')),
+      new ReplayPolicy(script),
+      { task, seed: 7 },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'replay',
+        recordPath: join(dir, 'ep.mcap'),
+      },
+    );
     expect(diverged).toMatchObject({ success: false, physicsDivergence: true, infraFailure: null, steps: 12 });
-    expect((await readEpisode(join(dir, 'ep.mcap'))).summary).toMatchObject({ success: false, physicsDivergence: true, infraFailure: null });
-    const clean = await runEpisode(env, new ReplayPolicy(script), { task, seed: 7 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' });
+    expect((await readEpisode(join(dir, 'ep.mcap'))).summary).toMatchObject({
+      success: false,
+      physicsDivergence: true,
+      infraFailure: null,
+    });
+    const clean = await runEpisode(
+      env,
+      new ReplayPolicy(script),
+      { task, seed: 7 },
+      { executeSteps: 1, ...tabletopIO(), policyLabel: 'replay' },
+    );
     expect(clean).toMatchObject({ success: true, physicsDivergence: false });
     const plan = { tasks: [task], episodesPerTask: 2, firstSeed: 7, policy: 'replay', executeSteps: 1 };
     const r = summarize(plan, [diverged, clean], 1);
@@ -58,9 +75,16 @@ describe('a physics divergence is a failure of the arm, not of the infrastructur
   });
 
   it('with a test double env whose simulator dies: an infrastructure failure, left out of the denominator', async () => {
-    const dead = await runEpisode(failingAt(env, 6, () => new SimUnavailable('the simulator process exited')), new ReplayPolicy(script), { task, seed: 7 }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'replay',
-    });
+    const dead = await runEpisode(
+      failingAt(env, 6, () => new SimUnavailable('the simulator process exited')),
+      new ReplayPolicy(script),
+      { task, seed: 7 },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'replay',
+      },
+    );
     expect(dead).toMatchObject({ success: false, physicsDivergence: false, steps: 6 });
     expect(dead.infraFailure).toMatch(/SimUnavailable/);
     const r = summarize({ tasks: [task], episodesPerTask: 1, firstSeed: 7, policy: 'replay', executeSteps: 1 }, [dead], 1);

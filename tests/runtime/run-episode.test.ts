@@ -46,7 +46,12 @@ describe('runEpisode', () => {
   it('succeeds with a policy that solves the task, and records every step as MCAP', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-run-'));
     const policy = new ExpertAsPolicy(env);
-    const out = await runEpisode(env, policy, { task: 'goal/press_button', seed: 3 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'expert', recordPath: join(dir, 'ep.mcap') });
+    const out = await runEpisode(
+      env,
+      policy,
+      { task: 'goal/press_button', seed: 3 },
+      { executeSteps: 1, ...tabletopIO(), policyLabel: 'expert', recordPath: join(dir, 'ep.mcap') },
+    );
     expect(out.success).toBe(true);
     expect(out.infraFailure).toBeNull();
     expect(out.policyCalls).toBe(out.steps); // k = 1 of a 1-action chunk: one call per step
@@ -62,7 +67,12 @@ describe('runEpisode', () => {
     const model = join(dir, 'random.onnx');
     writeMlpOnnx(model, randomMlp({ inputDim: 8, hidden: [16], horizon: 10, actionDim: 7, seed: 9 }), { inputName: 'observation/state' });
     const policy = await OnnxPolicy.load(model);
-    const out = await runEpisode(env, policy, { task: 'goal/open_drawer', seed: 1 }, { executeSteps: 5, ...tabletopIO(), policyLabel: 'random' });
+    const out = await runEpisode(
+      env,
+      policy,
+      { task: 'goal/open_drawer', seed: 1 },
+      { executeSteps: 5, ...tabletopIO(), policyLabel: 'random' },
+    );
     expect(out.success).toBe(false);
     expect(out.infraFailure).toBeNull();
     expect(out.steps).toBe(env.spec().maxSteps);
@@ -73,7 +83,12 @@ describe('runEpisode', () => {
   it('classifies a lost policy server as an infrastructure failure, never a task failure', async () => {
     const policy = new ExpertAsPolicy(env);
     policy.failAfter = 3;
-    const out = await runEpisode(env, policy, { task: 'goal/lift_red_cube', seed: 2 }, { executeSteps: 1, ...tabletopIO(), policyLabel: 'expert' });
+    const out = await runEpisode(
+      env,
+      policy,
+      { task: 'goal/lift_red_cube', seed: 2 },
+      { executeSteps: 1, ...tabletopIO(), policyLabel: 'expert' },
+    );
     expect(out.infraFailure).toMatch(/PolicyUnavailable/);
     expect(out.success).toBe(false);
     expect(out.steps).toBe(3);
@@ -89,7 +104,13 @@ describe('wilson', () => {
     expect(wilson(0, 10).high).toBeCloseTo(0.2775, 3);
     // the interval holds the rate itself, exactly, at n/n too (a rate of 1 is inside its own interval)
     expect(wilson(10, 10).high).toBe(1);
-    for (const [s, n] of [[10, 10], [0, 10], [7, 7], [0, 3], [1, 3]] as const) {
+    for (const [s, n] of [
+      [10, 10],
+      [0, 10],
+      [7, 7],
+      [0, 3],
+      [1, 3],
+    ] as const) {
       const r = wilson(s, n);
       expect(r.low).toBeLessThanOrEqual(r.rate);
       expect(r.high).toBeGreaterThanOrEqual(r.rate);

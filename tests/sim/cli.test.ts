@@ -42,7 +42,9 @@ describe('zetta sim', () => {
     captureStdout();
     await expect(simCommand.run(['digest', '--task', 'nope', '--seed', '1'])).rejects.toThrow(UsageError);
     await expect(simCommand.run(['digest', '--task', 'goal/open_drawer'])).rejects.toThrow(/--seed is required/);
-    await expect(simCommand.run(['digest', '--task', 'goal/open_drawer', '--seed', '1', '--perturb', 'no-such-thing'])).rejects.toThrow(/no built-in perturbation/);
+    await expect(simCommand.run(['digest', '--task', 'goal/open_drawer', '--seed', '1', '--perturb', 'no-such-thing'])).rejects.toThrow(
+      /no built-in perturbation/,
+    );
     await expect(simCommand.run(['fly'])).rejects.toThrow(/unknown subcommand/);
   });
 

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/command.js';
 import { demosCommand } from '../../cli/commands/demos.js';
-import { checkInitialStates, demoSchedule, ExecutionNoise, HELD_OUT_SEED_MIN, INITIAL_STATES_PER_TASK, recordDemos, recordEpisode, TaskDemos, taskSlots } from '../../models/demos/index.js';
+import {
+  checkInitialStates,
+  demoSchedule,
+  ExecutionNoise,
+  HELD_OUT_SEED_MIN,
+  INITIAL_STATES_PER_TASK,
+  recordDemos,
+  recordEpisode,
+  TaskDemos,
+  taskSlots,
+} from '../../models/demos/index.js';
 import { ScriptedExpert, TabletopEnv } from '../../sim/tabletop/index.js';
 import { POLICY_KEYS, PolicyObservationWriter } from '../../sim/tabletop/policy-io.js';
 import type { NdArray } from '../../protocol/ndarray.js';
@@ -36,7 +46,9 @@ async function runDemos(out: string, ...extra: string[]): Promise<number> {
 }
 
 function files(root: string): string[] {
-  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(root, f)).isFile()).sort();
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => statSync(join(root, f)).isFile())
+    .sort();
 }
 
 const floats = (obs: Record<string, NdArray | string>, key: string): number[] => Array.from((obs[key] as NdArray).data as Float32Array);
@@ -63,13 +75,18 @@ print(json.dumps({k: [str(z[k].dtype), list(z[k].shape)] for k in z.files} | {"s
     expect(info['actions']).toEqual(['float32', [n, 7]]);
     expect(info['executed_actions']).toEqual(['float32', [n, 7]]);
     for (const k of ['episode', 'step', 'task_index']) expect(info[k]).toEqual(['int64', [n]]);
-    for (const k of ['episode_seed', 'episode_pass', 'episode_start', 'episode_length', 'episode_success']) expect(info[k]).toEqual(['int64', [3]]);
+    for (const k of ['episode_seed', 'episode_pass', 'episode_start', 'episode_length', 'episode_success'])
+      expect(info[k]).toEqual(['int64', [3]]);
     expect(info['episode_noise_std']).toEqual(['float32', [3]]);
   });
 
-  it('names each task\'s object slots and the ones its goal refers to, so training can tell distractors', () => {
+  it("names each task's object slots and the ones its goal refers to, so training can tell distractors", () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'a', 'demos.json'), 'utf8')) as { slots: Record<string, unknown> };
-    expect(manifest.slots['spatial/left_cube_in_bowl']).toEqual({ names: ['red_cube_1', 'red_cube_2', 'bowl'], movables: 2, goal_objects: ['red_cube_1', 'bowl'] });
+    expect(manifest.slots['spatial/left_cube_in_bowl']).toEqual({
+      names: ['red_cube_1', 'red_cube_2', 'bowl'],
+      movables: 2,
+      goal_objects: ['red_cube_1', 'bowl'],
+    });
     expect(manifest.slots['goal/press_button']).toMatchObject({ movables: 2, goal_objects: ['button'] });
     expect(taskSlots('object/green_cube_in_bowl')).toEqual({
       names: ['red_cube', 'blue_cylinder', 'green_cube', 'yellow_cube', 'bowl'],
@@ -87,12 +104,20 @@ print(json.dumps({k: [str(z[k].dtype), list(z[k].shape)] for k in z.files} | {"s
   it('rejects bad calls with a usage error', async () => {
     await expect(demosCommand.run(['--suite', 'all', '--episodes', '2'])).rejects.toThrow(UsageError);
     await expect(demosCommand.run(['--suite', 'kitchen', '--episodes', '2', '--out', dir])).rejects.toThrow(/unknown suite/);
-    await expect(demosCommand.run(['--suite', 'spatial', '--tasks', 'goal/press_button', '--episodes', '2', '--out', dir])).rejects.toThrow(/not in suite/);
+    await expect(demosCommand.run(['--suite', 'spatial', '--tasks', 'goal/press_button', '--episodes', '2', '--out', dir])).rejects.toThrow(
+      /not in suite/,
+    );
     await expect(demosCommand.run(['--suite', 'all', '--episodes', '0', '--out', dir])).rejects.toThrow(UsageError);
     await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--noise', '-1', '--out', dir])).rejects.toThrow(/--noise/);
-    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '0', '--out', dir])).rejects.toThrow(/--initial-states/);
-    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '2.5', '--out', dir])).rejects.toThrow(/--initial-states/);
-    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '1001', '--out', dir])).rejects.toThrow(/held-out/);
+    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '0', '--out', dir])).rejects.toThrow(
+      /--initial-states/,
+    );
+    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '2.5', '--out', dir])).rejects.toThrow(
+      /--initial-states/,
+    );
+    await expect(demosCommand.run(['--suite', 'all', '--episodes', '2', '--initial-states', '1001', '--out', dir])).rejects.toThrow(
+      /held-out/,
+    );
   });
 
   it('--initial-states spreads the episodes over that many seeds and says so in demos.json', async () => {
@@ -104,7 +129,15 @@ print(json.dumps({k: [str(z[k].dtype), list(z[k].shape)] for k in z.files} | {"s
     expect(await runDemos(join(dir, 'd'), '--initial-states', String(INITIAL_STATES_PER_TASK))).toBe(0);
     for (const f of files(join(dir, 'a'))) expect(readFileSync(join(dir, 'd', f)).equals(readFileSync(join(dir, 'a', f))), f).toBe(true);
     if (!hasNumpy) return;
-    const r = spawnSync(PYTHON, ['-c', 'import sys, numpy as np; z = np.load(sys.argv[1]); print(z["episode_seed"].tolist(), z["episode_pass"].tolist())', join(dir, 'c', 'spatial/left_cube_in_bowl.npz')], { encoding: 'utf8' });
+    const r = spawnSync(
+      PYTHON,
+      [
+        '-c',
+        'import sys, numpy as np; z = np.load(sys.argv[1]); print(z["episode_seed"].tolist(), z["episode_pass"].tolist())',
+        join(dir, 'c', 'spatial/left_cube_in_bowl.npz'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('[0, 1, 0] [0, 0, 1]');
   });
@@ -117,7 +150,9 @@ describe('demonstration contents', () => {
     expect(Math.max(...plans.map((p) => p.seed))).toBeLessThan(HELD_OUT_SEED_MIN);
     expect(plans.filter((p) => p.noiseStd === 0).map((p) => p.seed)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     const demos = new TaskDemos(TASKS[0]!, 'x');
-    expect(() => recordEpisode(env, new PolicyObservationWriter(), demos, { index: 0, seed: HELD_OUT_SEED_MIN, pass: 0, noiseStd: 0 }, false)).toThrow(/held-out/);
+    expect(() =>
+      recordEpisode(env, new PolicyObservationWriter(), demos, { index: 0, seed: HELD_OUT_SEED_MIN, pass: 0, noiseStd: 0 }, false),
+    ).toThrow(/held-out/);
   });
 
   it('visits N initial states when asked, each once clean before any noisy repeat, never reaching the held-out range', () => {
@@ -128,7 +163,11 @@ describe('demonstration contents', () => {
     expect(plans.filter((p) => p.noiseStd === 0).map((p) => p.seed)).toEqual(Array.from({ length: 200 }, (_, i) => i));
     expect(plans.slice(200).every((p) => p.noiseStd === 0.1)).toBe(true);
     // Fewer episodes than states: the first seeds, all clean.
-    expect(demoSchedule(3, 0.1, 400).map((p) => [p.seed, p.pass, p.noiseStd])).toEqual([[0, 0, 0], [1, 0, 0], [2, 0, 0]]);
+    expect(demoSchedule(3, 0.1, 400).map((p) => [p.seed, p.pass, p.noiseStd])).toEqual([
+      [0, 0, 0],
+      [1, 0, 0],
+      [2, 0, 0],
+    ]);
     // The largest allowed count ends just below the held-out seeds; one more would reach them.
     expect(Math.max(...demoSchedule(HELD_OUT_SEED_MIN, 0.1, HELD_OUT_SEED_MIN).map((p) => p.seed))).toBe(HELD_OUT_SEED_MIN - 1);
     expect(checkInitialStates(HELD_OUT_SEED_MIN)).toBe(HELD_OUT_SEED_MIN);
@@ -138,7 +177,9 @@ describe('demonstration contents', () => {
   });
 
   it('recordDemos refuses initial states that would reach the held-out seeds, before recording anything', async () => {
-    await expect(recordDemos({ suite: 'all', tasks: TASKS, episodes: 1, initialStates: HELD_OUT_SEED_MIN + 1, out: join(dir, 'never') })).rejects.toThrow(/held-out/);
+    await expect(
+      recordDemos({ suite: 'all', tasks: TASKS, episodes: 1, initialStates: HELD_OUT_SEED_MIN + 1, out: join(dir, 'never') }),
+    ).rejects.toThrow(/held-out/);
   });
 
   it('records the policy observation and the clean expert action at every step of a noisy episode', () => {

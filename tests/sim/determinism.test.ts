@@ -9,7 +9,15 @@ afterAll(() => env.closeSync());
 
 /** A fixed, seed-independent action sequence that moves, rotates, and opens/closes the gripper. */
 function scriptedAction(i: number): number[] {
-  return [Math.sin(i / 7) * 0.6, Math.cos(i / 5) * 0.5, i < 20 ? -0.4 : 0.3, 0.1 * Math.sin(i / 3), 0, 0.3 * Math.cos(i / 4), i % 30 < 15 ? -1 : 1];
+  return [
+    Math.sin(i / 7) * 0.6,
+    Math.cos(i / 5) * 0.5,
+    i < 20 ? -0.4 : 0.3,
+    0.1 * Math.sin(i / 3),
+    0,
+    0.3 * Math.cos(i / 4),
+    i % 30 < 15 ? -1 : 1,
+  ];
 }
 
 function rollout(task: string, seed: number, perturbation?: Perturbation, steps = 60): { digest: string; trace: number[] } {
@@ -52,7 +60,8 @@ describe('determinism', () => {
 
   it('a perturbation changes the digest; an unrelated task with the same seed differs too', () => {
     const nominal = env.resetSync({ task: 'goal/open_drawer', seed: 1 }).info.resetDigest;
-    const shifted = env.resetSync({ task: 'goal/open_drawer', seed: 1, perturbation: resolvePerturbation('position-shift') }).info.resetDigest;
+    const shifted = env.resetSync({ task: 'goal/open_drawer', seed: 1, perturbation: resolvePerturbation('position-shift') }).info
+      .resetDigest;
     const other = env.resetSync({ task: 'goal/press_button', seed: 1 }).info.resetDigest;
     expect(shifted).not.toBe(nominal);
     expect(other).not.toBe(nominal);

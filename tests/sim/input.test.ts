@@ -17,7 +17,9 @@ describe('bad input is a clear error, never a crash inside WebAssembly', () => {
   });
 
   it('names the unknown task and lists the known ones', () => {
-    expect(() => env.resetSync({ task: 'goal/fly_to_the_moon', seed: 0 })).toThrow(/unknown task "goal\/fly_to_the_moon".*spatial\/left_cube_in_bowl/);
+    expect(() => env.resetSync({ task: 'goal/fly_to_the_moon', seed: 0 })).toThrow(
+      /unknown task "goal\/fly_to_the_moon".*spatial\/left_cube_in_bowl/,
+    );
   });
 
   it('rejects seeds that are not non-negative integers', () => {

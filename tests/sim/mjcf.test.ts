@@ -31,10 +31,18 @@ describe('MJCF validation', () => {
     expect(() => validateMjcf(model(box('a', [0.1, -0.1, 0.1])))).toThrow(/sizes must be positive/);
     expect(() => validateMjcf(model(box('a'), box('a')))).toThrow(/duplicate geom name "a"/);
     expect(() => validateMjcf(model(el('teapot', {})))).toThrow(/<teapot> may not appear inside <worldbody>/);
-    expect(() => validateMjcf(el('mujoco', {}, [el('worldbody'), el('equality', {}, [el('weld', { body1: 'ghost', body2: 'ghost2' })])]))).toThrow(/body1="ghost" names no body/);
-    expect(() => validateMjcf(model(el('body', { name: 'b' }, [el('joint', { name: 'j', type: 'slide', axis: [0, 0, 0] })])))).toThrow(/axis is zero/);
-    expect(() => validateMjcf(el('mujoco', {}, [el('worldbody'), el('equality', {}, [el('joint', { joint1: 'nope', joint2: 'nope' })])]))).toThrow(/joint1="nope" names no joint/);
-    expect(() => validateMjcf(model(el('body', { name: 'b' }, [el('joint', { name: 'j', type: 'slide', axis: [0, 0, 1], range: [1, 0] })])))).toThrow(/lo < hi/);
+    expect(() =>
+      validateMjcf(el('mujoco', {}, [el('worldbody'), el('equality', {}, [el('weld', { body1: 'ghost', body2: 'ghost2' })])])),
+    ).toThrow(/body1="ghost" names no body/);
+    expect(() => validateMjcf(model(el('body', { name: 'b' }, [el('joint', { name: 'j', type: 'slide', axis: [0, 0, 0] })])))).toThrow(
+      /axis is zero/,
+    );
+    expect(() =>
+      validateMjcf(el('mujoco', {}, [el('worldbody'), el('equality', {}, [el('joint', { joint1: 'nope', joint2: 'nope' })])])),
+    ).toThrow(/joint1="nope" names no joint/);
+    expect(() =>
+      validateMjcf(model(el('body', { name: 'b' }, [el('joint', { name: 'j', type: 'slide', axis: [0, 0, 1], range: [1, 0] })]))),
+    ).toThrow(/lo < hi/);
   });
 
   it('throws MjcfError, not a bare mjXError', () => {

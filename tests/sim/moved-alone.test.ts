@@ -44,7 +44,11 @@ describe('observed.object_moved_alone in the simulator (scripted expert, seeded)
    * released object drops a centimetre on its own), and the step the object was lifted.
    */
   function trace(seed: number, perturbation?: unknown) {
-    env.resetSync({ task: 'spatial/right_cube_on_plate', seed, ...(perturbation ? { perturbation: parsePerturbation(perturbation) } : {}) });
+    env.resetSync({
+      task: 'spatial/right_cube_on_plate',
+      seed,
+      ...(perturbation ? { perturbation: parsePerturbation(perturbation) } : {}),
+    });
     const expert = ScriptedExpert.forEpisode(env.current);
     const names = env.features().names;
     const movedAt = names.indexOf('observed.object_moved_alone');

@@ -49,7 +49,9 @@ describe('observed fixture features', () => {
   it('are kept once every goal object is where it goes, so a fixture left to push is still known', () => {
     const { names, writer, read } = writerFor('long/press_button_then_green_on_plate');
     // The green cube sits on the plate and the hand is clear of it: nothing is left to move.
-    writer.write(observation(names, [0, -0.15, 0.08], { green_cube: [-0.11, -0.247, 0.02], plate: [-0.11, -0.247, 0], button: [0.22, -0.25, 0.03] }));
+    writer.write(
+      observation(names, [0, -0.15, 0.08], { green_cube: [-0.11, -0.247, 0.02], plate: [-0.11, -0.247, 0], button: [0.22, -0.25, 0.03] }),
+    );
     expect(read('observed.objects_left')).toBe(0);
     expect(read('observed.object_x')).toBeNaN();
     expect(read('observed.fixture_x')).toBeCloseTo(0.22, 6);

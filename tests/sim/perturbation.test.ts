@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinPerturbationNames, FEATURE_NAMES, getTask, parsePerturbation, PerturbationError, resolvePerturbation, TabletopEnv } from '../../sim/tabletop/index.js';
+import {
+  builtinPerturbationNames,
+  FEATURE_NAMES,
+  getTask,
+  parsePerturbation,
+  PerturbationError,
+  resolvePerturbation,
+  TabletopEnv,
+} from '../../sim/tabletop/index.js';
 import { planEpisode } from '../../sim/tabletop/plan.js';
 
 let env: TabletopEnv;

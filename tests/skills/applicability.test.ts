@@ -19,7 +19,10 @@ describe('applicability', () => {
   });
 
   it('does not hold in a world without a feature it reads, and names the feature', () => {
-    const a = applicability({ guard: { ...guard, world: 'point-mass' } }, { world: 'point-mass', features: ['robot.eef_z', 'observed.goal_dx'] });
+    const a = applicability(
+      { guard: { ...guard, world: 'point-mass' } },
+      { world: 'point-mass', features: ['robot.eef_z', 'observed.goal_dx'] },
+    );
     expect(a.ok).toBe(false);
     expect(a.reason).toContain('"observed.object_x"');
     expect(a.reason).toContain('point-mass');

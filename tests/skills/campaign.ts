@@ -17,9 +17,20 @@ const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => f
  */
 export function campaign(root: string, promotes: boolean, heldoutFrom = 1000): Promise<CampaignSummary> {
   return runCampaign({
-    root, world: TABLETOP_WORLD, suite: 'spatial', task: TASK, perturbation: null, policy: { spec: 'synthetic', file: null }, baseBundle: 'none',
-    heldout: range(heldoutFrom, 8), confirmation: range(2000, 4),
-    devEpisodes: 8, generations: 1, gates: { ...DEFAULT_GATES, max_candidates: 1 }, executeSteps: 5,
-    runner: governedRunner(promotes ? (governed, control) => governed && control === undefined : () => false), diagnoser: builtinDiagnoser(),
+    root,
+    world: TABLETOP_WORLD,
+    suite: 'spatial',
+    task: TASK,
+    perturbation: null,
+    policy: { spec: 'synthetic', file: null },
+    baseBundle: 'none',
+    heldout: range(heldoutFrom, 8),
+    confirmation: range(2000, 4),
+    devEpisodes: 8,
+    generations: 1,
+    gates: { ...DEFAULT_GATES, max_candidates: 1 },
+    executeSteps: 5,
+    runner: governedRunner(promotes ? (governed, control) => governed && control === undefined : () => false),
+    diagnoser: builtinDiagnoser(),
   });
 }

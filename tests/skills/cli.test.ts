@@ -15,7 +15,11 @@ const run = promisify(execFile);
 const zetta = (...args: string[]) => runZetta(['skills', ...args]);
 
 const lastJson = (s: string) => JSON.parse(s.trim().split('\n').at(-1)!);
-const lines = (s: string) => s.trim().split('\n').filter((l) => l !== '');
+const lines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '');
 
 /** One line on stderr matching `message`, exit code 2, no stack trace. */
 function refused(r: { code: number; stderr: string }, message: RegExp): void {
@@ -43,7 +47,9 @@ describe('zetta skills', () => {
     const { id, state, created, name } = lastJson(added.stdout);
     expect({ state, created, name }).toEqual({ state: 'pending', created: true, name: 'stall@spatial/left_cube_in_bowl' });
     expect(lastJson((await zetta('add', promoted, '--db', db, '--json')).stdout)).toMatchObject({ id, created: false });
-    expect(lastJson((await zetta('list', '--db', db, '--json')).stdout).skills).toEqual([expect.objectContaining({ id, state: 'pending', world: 'tabletop', suite: 'spatial' })]);
+    expect(lastJson((await zetta('list', '--db', db, '--json')).stdout).skills).toEqual([
+      expect.objectContaining({ id, state: 'pending', world: 'tabletop', suite: 'spatial' }),
+    ]);
     const approved = await zetta('approve', id, '--as', 'bob', '--reason', 'held-out 0 → 8 of 8', '--db', db);
     expect(approved.stdout).toContain(`skill ${id} (${name}): pending → active`);
     const shown = await zetta('show', id, '--db', db);
@@ -52,9 +58,15 @@ describe('zetta skills', () => {
     expect(shown.stdout).toMatch(/gen 1 g1-k\d+: promoted at heldout/);
     expect(shown.stdout).toMatch(/held-out 0 → 8 of 8, p = 0\.00391/);
     expect(shown.stdout).toMatch(/bob: pending → active \(held-out 0 → 8 of 8\)/);
-    expect(lastJson((await zetta('retire', id.slice(0, 6), '--as', 'cy', '--reason', 'superseded', '--db', db, '--json')).stdout)).toMatchObject({ id, from: 'active', to: 'retired' });
+    expect(
+      lastJson((await zetta('retire', id.slice(0, 6), '--as', 'cy', '--reason', 'superseded', '--db', db, '--json')).stdout),
+    ).toMatchObject({ id, from: 'active', to: 'retired' });
     const json = lastJson((await zetta('show', id, '--db', db, '--json')).stdout);
-    expect(json.audit.map((r: { actor: string; to_state: string }) => `${r.actor}:${r.to_state}`)).toEqual(['ada:pending', 'bob:active', 'cy:retired']);
+    expect(json.audit.map((r: { actor: string; to_state: string }) => `${r.actor}:${r.to_state}`)).toEqual([
+      'ada:pending',
+      'bob:active',
+      'cy:retired',
+    ]);
     expect(json.audit[0].reason).toMatch(/^promoted by campaign [0-9a-f]{12}$/);
     expect(json.skill.content.evidence.decisions.length).toBeGreaterThan(0);
   }, 60_000);
@@ -109,8 +121,15 @@ describe('zetta skills with bad input', () => {
     const db = join(dir, 'skills.db');
     const { id } = lastJson((await zetta('add', promoted, '--db', db, '--json')).stdout);
     const raw = new Database(db);
-    raw.prepare("UPDATE blobs SET bytes = CAST('{}' AS BLOB) WHERE sha256 = (SELECT json_extract(content, '$.files.\"rules.json\"') FROM skills WHERE id = ?)").run(id);
+    raw
+      .prepare(
+        "UPDATE blobs SET bytes = CAST('{}' AS BLOB) WHERE sha256 = (SELECT json_extract(content, '$.files.\"rules.json\"') FROM skills WHERE id = ?)",
+      )
+      .run(id);
     raw.close();
-    refused(await zetta('show', id, '--db', db), /bundle file rules\.json hashes to [0-9a-f]{12}, not [0-9a-f]{12}; the store was modified/);
+    refused(
+      await zetta('show', id, '--db', db),
+      /bundle file rules\.json hashes to [0-9a-f]{12}, not [0-9a-f]{12}; the store was modified/,
+    );
   }, 60_000);
 });

@@ -21,7 +21,9 @@ interface Report {
 describe('the skill store under concurrent writers', () => {
   it(`stays consistent with ${WORKERS} processes adding and moving skills at once`, async () => {
     const db = join(tmp(), 'skills.db'); // created by whichever process gets there first
-    const runs = await Promise.all(Array.from({ length: WORKERS }, (_, w) => runFixture('skills-writer.mjs', [db, `w${w}`, String(OWN), String(SHARED)])));
+    const runs = await Promise.all(
+      Array.from({ length: WORKERS }, (_, w) => runFixture('skills-writer.mjs', [db, `w${w}`, String(OWN), String(SHARED)])),
+    );
     for (const r of runs) expect(r.stderr).toBe('');
     expect(runs.map((r) => r.code)).toEqual(Array(WORKERS).fill(0));
     const reports = runs.map((r) => JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Report);
@@ -40,7 +42,9 @@ describe('the skill store under concurrent writers', () => {
     expect(audit).toHaveLength(created.length + transitions.length);
     expect(new Set(audit.map((r) => r.seq)).size).toBe(audit.length);
     const key = (t: { id: string; from: string | null; to: string; actor: string }) => `${t.id} ${t.from} ${t.to} ${t.actor}`;
-    const moved = audit.filter((r) => r.from_state !== null).map((r) => key({ id: r.skill_id, from: r.from_state, to: r.to_state, actor: r.actor }));
+    const moved = audit
+      .filter((r) => r.from_state !== null)
+      .map((r) => key({ id: r.skill_id, from: r.from_state, to: r.to_state, actor: r.actor }));
     expect(moved.sort()).toEqual(transitions.map(key).sort());
     const states = new Map(skills.map((s) => [s.id, s.state]));
     const shared = skills.filter((s) => s.content.name.startsWith('shared-'));

@@ -4,7 +4,9 @@ import { SKILL_STATES, SkillInputError, allowedEdge, nextState, type SkillAction
 
 describe('the skill lifecycle', () => {
   it('allows exactly its four edges', () => {
-    const edges = [null, ...SKILL_STATES].flatMap((from) => SKILL_STATES.filter((to) => allowedEdge(from, to)).map((to) => `${from}→${to}`));
+    const edges = [null, ...SKILL_STATES].flatMap((from) =>
+      SKILL_STATES.filter((to) => allowedEdge(from, to)).map((to) => `${from}→${to}`),
+    );
     expect(edges.sort()).toEqual(['active→retired', 'null→pending', 'pending→active', 'pending→rejected']);
   });
 
@@ -17,7 +19,12 @@ describe('the skill lifecycle', () => {
   });
 
   it.each([
-    ['approve', 'rejected'], ['approve', 'active'], ['approve', 'retired'], ['reject', 'active'], ['retire', 'pending'], ['retire', 'retired'],
+    ['approve', 'rejected'],
+    ['approve', 'active'],
+    ['approve', 'retired'],
+    ['reject', 'active'],
+    ['retire', 'pending'],
+    ['retire', 'retired'],
   ] as const)('refuses to %s a %s skill, naming both', (action: SkillAction, from) => {
     expect(() => nextState('abc', from, action)).toThrow(SkillInputError);
     expect(() => nextState('abc', from, action)).toThrow(new RegExp(`cannot ${action} skill abc: it is ${from}`));

@@ -26,13 +26,23 @@ describe('the skill store', () => {
     expect(store.get(id).state).toBe('pending');
     expect(store.get(id.slice(0, 6)).id).toBe(id);
     expect(store.transition(id, 'approve', { actor: 'ada', reason: 'works' }).skill.state).toBe('active');
-    expect(store.transition(id, 'retire', { actor: 'cy', reason: 'superseded' })).toMatchObject({ from: 'active', skill: { state: 'retired' } });
+    expect(store.transition(id, 'retire', { actor: 'cy', reason: 'superseded' })).toMatchObject({
+      from: 'active',
+      skill: { state: 'retired' },
+    });
     const audit = store.auditLog(id);
     expect(audit.map((r) => [r.actor, r.from_state, r.to_state, r.reason])).toEqual([
-      ['ada', null, 'pending', 'test'], ['ada', 'pending', 'active', 'works'], ['cy', 'active', 'retired', 'superseded'],
+      ['ada', null, 'pending', 'test'],
+      ['ada', 'pending', 'active', 'works'],
+      ['cy', 'active', 'retired', 'superseded'],
     ]);
     expect(audit.every((r) => r.content_sha256.startsWith(id) && r.bundle_sha256 === a.content.provenance.bundle_sha256)).toBe(true);
-    expect(store.bundle(id).map((f) => f.name).sort()).toEqual(['manifest.json', 'recoveries.json', 'rules.json']);
+    expect(
+      store
+        .bundle(id)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(['manifest.json', 'recoveries.json', 'rules.json']);
     expect(verifyStore(store)).toEqual([]);
     store.close();
   });
@@ -108,7 +118,14 @@ describe('the skill store', () => {
     const file = readFileSync(path);
     Buffer.alloc(file.length - 4096, 0xa5).copy(file, 4096);
     writeFileSync(path, file);
-    expect(() => { const s = SkillStore.open(path); try { s.list(); } finally { s.close(); } }).toThrow(SkillInputError);
+    expect(() => {
+      const s = SkillStore.open(path);
+      try {
+        s.list();
+      } finally {
+        s.close();
+      }
+    }).toThrow(SkillInputError);
   });
 });
 
@@ -132,7 +149,12 @@ describe('a campaign as a skill', () => {
     expect(content.changes.base.name).toBe('none');
     expect(content.changes.rules.added.map((r) => r.id)).toEqual([expect.stringMatching(/^evo\.g1-k\d+\.stall$/)]);
     expect(content.changes.programs.added).toHaveLength(1);
-    expect([content.changes.rules.replaced, content.changes.rules.removed, content.changes.programs.replaced, content.changes.programs.removed]).toEqual([[], [], [], []]);
+    expect([
+      content.changes.rules.replaced,
+      content.changes.rules.removed,
+      content.changes.programs.replaced,
+      content.changes.programs.removed,
+    ]).toEqual([[], [], [], []]);
   });
 
   it('refuses a campaign that promoted nothing, and a promoted bundle changed since', async () => {
@@ -143,7 +165,9 @@ describe('a campaign as a skill', () => {
     await campaign(root, true);
     const rules = join(root, 'promoted/gen-1/rules.json');
     writeFileSync(rules, '{"rules":[],"version":1}\n');
-    await expect(skillFromCampaign(root)).rejects.toThrow(/promoted\/gen-1\/rules\.json: content hash [0-9a-f]{12} differs from the recorded/);
+    await expect(skillFromCampaign(root)).rejects.toThrow(
+      /promoted\/gen-1\/rules\.json: content hash [0-9a-f]{12} differs from the recorded/,
+    );
     await expect(skillFromCampaign(tmp())).rejects.toThrow(/is not a campaign root/);
   });
 });

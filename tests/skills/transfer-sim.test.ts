@@ -23,12 +23,31 @@ async function zetta(...args: string[]): Promise<string> {
   return stdout.trim().split('\n').at(-1)!;
 }
 
+interface Figures {
+  both: { rate: number };
+  critic_alone: { rate: number; control: string };
+}
+interface Drove {
+  policy_share_in_successes: number;
+  milestones_during_recovery: number;
+}
+interface Transfer {
+  targets: {
+    task: string;
+    loaded: string[];
+    without: Figures;
+    with: Figures;
+    gain: number;
+    p_value: number;
+    critic_alone_within_cap: boolean;
+    drove: { with: Drove };
+  }[];
+}
 
-interface Figures { both: { rate: number }; critic_alone: { rate: number; control: string } }
-interface Drove { policy_share_in_successes: number; milestones_during_recovery: number }
-interface Transfer { targets: { task: string; loaded: string[]; without: Figures; with: Figures; gain: number; p_value: number; critic_alone_within_cap: boolean; drove: { with: Drove } }[] }
-
-const SOURCES = [['spatial', 'spatial/right_cube_on_plate'], ['object', 'object/green_cube_in_bowl']] as const;
+const SOURCES = [
+  ['spatial', 'spatial/right_cube_on_plate'],
+  ['object', 'object/green_cube_in_bowl'],
+] as const;
 const TARGETS = ['spatial/front_cube_in_bowl', 'object/yellow_cube_in_bowl'];
 
 describe('skills promoted on two tasks, on tasks no campaign used (real simulator)', () => {
@@ -39,24 +58,62 @@ describe('skills promoted on two tasks, on tasks no campaign used (real simulato
     const pool = ['--workers', '2', '--envs-per-worker', '4', '--critic', base];
     const ids: string[] = [];
     for (const [suite, task] of SOURCES) {
-      const campaign = JSON.parse(await zetta(
-        'evolve', '--suite', suite, '--task', task, '--perturb', 'disturbance', '--dev-episodes', '30', '--generations', '1',
-        '--confirm-seeds', 'none', '--root', join(dir, `campaign-${suite}`), '--promote-to', db, '--json', ...pool,
-      )) as { promoted: boolean; skill: { id: string; state: string } | null };
+      const campaign = JSON.parse(
+        await zetta(
+          'evolve',
+          '--suite',
+          suite,
+          '--task',
+          task,
+          '--perturb',
+          'disturbance',
+          '--dev-episodes',
+          '30',
+          '--generations',
+          '1',
+          '--confirm-seeds',
+          'none',
+          '--root',
+          join(dir, `campaign-${suite}`),
+          '--promote-to',
+          db,
+          '--json',
+          ...pool,
+        ),
+      ) as { promoted: boolean; skill: { id: string; state: string } | null };
       expect(campaign.promoted, task).toBe(true);
       expect(campaign.skill).toMatchObject({ state: 'pending' });
       ids.push(campaign.skill!.id);
       // the repair reads only what a robot perceives: the skill is not marked privileged
-      const shown = JSON.parse(await zetta('skills', 'show', campaign.skill!.id, '--db', db, '--json')) as { skill: { content: { guard: { privileged: boolean; features: string[] } } } };
+      const shown = JSON.parse(await zetta('skills', 'show', campaign.skill!.id, '--db', db, '--json')) as {
+        skill: { content: { guard: { privileged: boolean; features: string[] } } };
+      };
       expect(shown.skill.content.guard.privileged, task).toBe(false);
       expect(shown.skill.content.guard.features, task).toContain('observed.object_moved_alone');
       await zetta('skills', 'approve', campaign.skill!.id, '--db', db, '--as', 'operator', '--reason', 'held-out gate passed');
     }
 
-    const t = JSON.parse(await zetta(
-      'skills', 'transfer', '--db', db, '--source', SOURCES.map(([, task]) => task).join(','), '--targets', TARGETS.join(','),
-      '--perturb', 'disturbance', '--episodes', '20', '--no-record', '--out', join(dir, 'transfer'), '--json', ...pool,
-    )) as Transfer;
+    const t = JSON.parse(
+      await zetta(
+        'skills',
+        'transfer',
+        '--db',
+        db,
+        '--source',
+        SOURCES.map(([, task]) => task).join(','),
+        '--targets',
+        TARGETS.join(','),
+        '--perturb',
+        'disturbance',
+        '--episodes',
+        '20',
+        '--no-record',
+        '--out',
+        join(dir, 'transfer'),
+        '--json',
+        ...pool,
+      ),
+    ) as Transfer;
     expect(t.targets.map((x) => x.task)).toEqual(TARGETS);
     t.targets.forEach((target, i) => {
       // each target loads the skill of its own suite only (the guard's suite tag)

@@ -29,8 +29,26 @@ export function writeCampaignPolicy(dir: string): string {
 /** Runs the campaign in `root` (extra flags appended); with `killAt`, SIGKILLs it `delayMs` after it enters that phase. */
 export function runCampaign(policy: string, root: string, extra: readonly string[] = [], killAt?: KillAt): Promise<CampaignRun> {
   const args = [
-    packagePath('bin', 'zetta.js'), 'evolve', '--suite', 'spatial', '--task', 'spatial/left_cube_in_bowl', '--policy', `onnx:${policy}`,
-    '--dev-episodes', '4', '--heldout-seeds', '1-4', '--generations', '1', '--max-candidates', '1', '--root', root, '--json', ...extra,
+    packagePath('bin', 'zetta.js'),
+    'evolve',
+    '--suite',
+    'spatial',
+    '--task',
+    'spatial/left_cube_in_bowl',
+    '--policy',
+    `onnx:${policy}`,
+    '--dev-episodes',
+    '4',
+    '--heldout-seeds',
+    '1-4',
+    '--generations',
+    '1',
+    '--max-candidates',
+    '1',
+    '--root',
+    root,
+    '--json',
+    ...extra,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,7 +73,8 @@ export function runCampaign(policy: string, root: string, extra: readonly string
 }
 
 /** The campaign's state file: its phase and its ledger of artifact hashes. */
-export const campaignState = (root: string) => JSON.parse(readFileSync(join(root, 'state.json'), 'utf8')) as { phase: string; ledger: Record<string, string> };
+export const campaignState = (root: string) =>
+  JSON.parse(readFileSync(join(root, 'state.json'), 'utf8')) as { phase: string; ledger: Record<string, string> };
 
 /** The summary of the last line of stdout, without the paths that name the root. */
 export function portableSummary(stdout: string): Record<string, unknown> {

@@ -12,7 +12,13 @@ export interface RuleArms {
 }
 
 /** 10 episodes per task from seed 1000; `controls` narrows the critic-alone arm's trivial policies. */
-export async function armsFiring(rule: string, critic: string, perturbation: string, tasks: readonly string[], controls?: readonly string[]): Promise<RuleArms> {
+export async function armsFiring(
+  rule: string,
+  critic: string,
+  perturbation: string,
+  tasks: readonly string[],
+  controls?: readonly string[],
+): Promise<RuleArms> {
   let firedInBoth = 0;
   const onArmDone = (run: ArmRun, result: EvaluationResult) => {
     if (run.arm === 'both') firedInBoth += result.outcomes.reduce((sum, o) => sum + (o.firings[rule] ?? 0), 0);

@@ -14,7 +14,10 @@ export interface ZettaResult {
 
 export async function runZetta(args: readonly string[], timeout = 60_000): Promise<ZettaResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], {
+      timeout,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

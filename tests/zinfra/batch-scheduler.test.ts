@@ -36,7 +36,11 @@ class GatedPolicy implements Policy {
 }
 
 const flush = () => new Promise((r) => setImmediate(r));
-const obs = (tag: number, extra: Observation = {}): Observation => ({ tag: String(tag), 'observation/state': f32([2], Float32Array.of(tag, 0)), ...extra });
+const obs = (tag: number, extra: Observation = {}): Observation => ({
+  tag: String(tag),
+  'observation/state': f32([2], Float32Array.of(tag, 0)),
+  ...extra,
+});
 const tags = (batch: Observation[]) => batch.map((o) => Number(o.tag));
 const submitOpts = (sessionId = 's', deadlineMs = 60_000, priority = 0) => ({ sessionId, deadlineMs, priority });
 
@@ -158,7 +162,11 @@ describe('InferenceBatchScheduler', () => {
   it('isolates an observation that makes the backend throw from its batch-mates', async () => {
     const policy = new GatedPolicy('v1', false);
     const s = await InferenceBatchScheduler.create(policy, { maxBatch: 4, maxWaitMs: 1 });
-    const results = await Promise.allSettled([s.submit(obs(0), submitOpts()), s.submit(obs(1, { poison: 'yes' }), submitOpts()), s.submit(obs(2), submitOpts())]);
+    const results = await Promise.allSettled([
+      s.submit(obs(0), submitOpts()),
+      s.submit(obs(1, { poison: 'yes' }), submitOpts()),
+      s.submit(obs(2), submitOpts()),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 });

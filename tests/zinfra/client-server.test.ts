@@ -33,7 +33,12 @@ describe('PolicyClient ↔ PolicyServer over real ZeroMQ sockets', () => {
   });
 
   it('hands the server metadata to the client on connect', async () => {
-    expect(await client.metadata()).toMatchObject({ policyId: 'scripted', actionHorizon: 10, actionDim: 7, observationKeys: ['observation/state'] });
+    expect(await client.metadata()).toMatchObject({
+      policyId: 'scripted',
+      actionHorizon: 10,
+      actionDim: 7,
+      observationKeys: ['observation/state'],
+    });
   });
 
   it('returns the action chunk computed from the observation it sent', async () => {
@@ -91,17 +96,37 @@ describe('PolicyClient ↔ PolicyServer over real ZeroMQ sockets', () => {
     };
     expect(await exchange(Buffer.from('definitely not msgpack \xc1'))).toMatchObject({ type: 'error', code: 'MALFORMED', id: null });
     const mismatched = encode({
-      type: 'infer', id: 7, session_id: 's', episode_id: 'e', step: 0, deadline_ms: 100,
+      type: 'infer',
+      id: 7,
+      session_id: 's',
+      episode_id: 'e',
+      step: 0,
+      deadline_ms: 100,
       obs: { 'observation/state': { __ndarray__: true, data: Buffer.alloc(5), dtype: '<f4', shape: [8] } },
     });
     expect(await exchange(mismatched)).toMatchObject({ type: 'error', code: 'MALFORMED', id: 7 });
     const wrongDtype = encode({
-      type: 'infer', id: 8, session_id: 's', episode_id: 'e', step: 0, deadline_ms: 100,
+      type: 'infer',
+      id: 8,
+      session_id: 's',
+      episode_id: 'e',
+      step: 0,
+      deadline_ms: 100,
       obs: { 'observation/state': { __ndarray__: true, data: Buffer.alloc(8), dtype: '<c8', shape: [1] } },
     });
     expect(await exchange(wrongDtype)).toMatchObject({ type: 'error', code: 'MALFORMED' });
     expect(await exchange(Buffer.alloc(2 << 20))).toMatchObject({ type: 'error', code: 'TOO_LARGE' });
-    const ok = await exchange(encodeMessage({ type: 'infer', id: 9, session_id: 's', episode_id: 'e', step: 0, deadline_ms: 1000, obs: stateObservation([1, 2, 3, 4, 5, 6, 7, 8]) }));
+    const ok = await exchange(
+      encodeMessage({
+        type: 'infer',
+        id: 9,
+        session_id: 's',
+        episode_id: 'e',
+        step: 0,
+        deadline_ms: 1000,
+        obs: stateObservation([1, 2, 3, 4, 5, 6, 7, 8]),
+      }),
+    );
     expect(ok).toMatchObject({ type: 'result', id: 9 });
     raw.close();
     expect(server.stats.errors.MALFORMED).toBe(3);

@@ -20,7 +20,12 @@ async function recordedEpisode(): Promise<string> {
   const path = join(dir, 'ep.mcap');
   const env = await createEnv();
   try {
-    await runEpisode(env, new TrivialPolicy({ kind: 'closed' }), { task: 'spatial/left_cube_in_bowl', seed: 1000 }, { executeSteps: 5, recordPath: path, ...tabletopIO(), policyLabel: 'null:closed', stepLimit: 12 });
+    await runEpisode(
+      env,
+      new TrivialPolicy({ kind: 'closed' }),
+      { task: 'spatial/left_cube_in_bowl', seed: 1000 },
+      { executeSteps: 5, recordPath: path, ...tabletopIO(), policyLabel: 'null:closed', stepLimit: 12 },
+    );
   } finally {
     await env.close();
   }
@@ -42,19 +47,28 @@ describe('an episode recording, read back with @mcap/core', () => {
     const all = records(path);
     const bytes = readFileSync(path);
     const indexed = await McapIndexedReader.Initialize({
-      readable: { size: async () => BigInt(bytes.byteLength), read: async (offset, size) => bytes.subarray(Number(offset), Number(offset + size)) },
+      readable: {
+        size: async () => BigInt(bytes.byteLength),
+        read: async (offset, size) => bytes.subarray(Number(offset), Number(offset + size)),
+      },
       decompressHandlers: DECOMPRESS_HANDLERS,
     });
     expect(indexed.chunkIndexes.length).toBeGreaterThan(0);
     for (const c of indexed.chunkIndexes) expect(c.compression).toBe('zstd');
 
     const schemas = new Map(all.flatMap((r) => (r.type === 'Schema' ? [[r.id, r.name] as const] : [])));
-    const channels = new Map(all.flatMap((r) => (r.type === 'Channel' ? [[r.id, { topic: r.topic, schema: schemas.get(r.schemaId) }] as const] : [])));
+    const channels = new Map(
+      all.flatMap((r) => (r.type === 'Channel' ? [[r.id, { topic: r.topic, schema: schemas.get(r.schemaId) }] as const] : [])),
+    );
     const topics = [...channels.values()];
     expect(topics).toContainEqual({ topic: '/zetta/scene', schema: 'foxglove.SceneUpdate' });
     expect(topics).toContainEqual({ topic: '/tf', schema: 'foxglove.FrameTransforms' });
 
-    const messages = all.flatMap((r) => (r.type === 'Message' ? [{ topic: channels.get(r.channelId)!.topic, logTime: r.logTime, body: JSON.parse(new TextDecoder().decode(r.data)) }] : []));
+    const messages = all.flatMap((r) =>
+      r.type === 'Message'
+        ? [{ topic: channels.get(r.channelId)!.topic, logTime: r.logTime, body: JSON.parse(new TextDecoder().decode(r.data)) }]
+        : [],
+    );
     expect(messages.map((m) => m.logTime).reduce((a, b) => (a < b ? a : b))).toBe(0n);
     const { header } = await readEpisode(path);
     const features = messages.find((m) => m.topic === '/zetta/features')!.body;

@@ -34,7 +34,10 @@ function step(i: number): StepRecord {
     milestones: i > 20 ? ['reached'] : [],
     features: Float64Array.of(i > 30 ? 1 : 0, Number.NaN, 0.2 + i * 1e-3),
     ...(fromRecovery
-      ? { proposals: [{ ruleId: 'grasp-empty', proposal: 'regrasp', priority: 2, safety: false }], decision: { kind: 'recover', recovery: 'regrasp' } }
+      ? {
+          proposals: [{ ruleId: 'grasp-empty', proposal: 'regrasp', priority: 2, safety: false }],
+          decision: { kind: 'recover', recovery: 'regrasp' },
+        }
       : {}),
   };
 }
@@ -46,14 +49,29 @@ describe('episode recording (MCAP)', () => {
     const steps = Array.from({ length: 50 }, (_, i) => step(i));
     steps.forEach((s) => w.append(s));
     await w.close({
-      success: true, steps: 50, milestones: ['reached'], infraFailure: null, physicsDivergence: false,
-      policyActions: 45, unmodifiedPolicyActions: 40, recoveryActions: 5, milestonesDuringRecovery: 1, wallMs: 12,
+      success: true,
+      steps: 50,
+      milestones: ['reached'],
+      infraFailure: null,
+      physicsDivergence: false,
+      policyActions: 45,
+      unmodifiedPolicyActions: 40,
+      recoveryActions: 5,
+      milestonesDuringRecovery: 1,
+      wallMs: 12,
     });
     expect(existsSync(`${path}.partial`)).toBe(false);
 
     const ep = await readEpisode(path);
     expect(ep.header).toEqual(header);
-    expect(ep.summary).toMatchObject({ success: true, steps: 50, recoveryActions: 5, unmodifiedPolicyActions: 40, milestonesDuringRecovery: 1, physicsDivergence: false });
+    expect(ep.summary).toMatchObject({
+      success: true,
+      steps: 50,
+      recoveryActions: 5,
+      unmodifiedPolicyActions: 40,
+      milestonesDuringRecovery: 1,
+      physicsDivergence: false,
+    });
     expect(ep.steps).toHaveLength(50);
     ep.steps.forEach((got, i) => {
       const want = steps[i]!;

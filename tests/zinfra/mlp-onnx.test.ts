@@ -41,7 +41,11 @@ describe('randomMlp and mlpForward', () => {
     const a = randomMlp(spec);
     const b = randomMlp(spec);
     const c = randomMlp({ ...spec, seed: 8 });
-    expect(a.layers.map((l) => [l.inDim, l.outDim])).toEqual([[8, 32], [32, 16], [16, 70]]);
+    expect(a.layers.map((l) => [l.inDim, l.outDim])).toEqual([
+      [8, 32],
+      [32, 16],
+      [16, 70],
+    ]);
     expect(a.layers[0]!.w).toEqual(b.layers[0]!.w);
     expect(a.layers[0]!.w).not.toEqual(c.layers[0]!.w);
     const rand = mulberry32(1);

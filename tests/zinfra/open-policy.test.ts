@@ -11,7 +11,10 @@ import { PolicyServer } from '../../zinfra/policy/zmq/server.js';
 describe('openPolicy(--policy spec)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zetta-open-'));
   const onnx = join(dir, 'm.onnx');
-  writeMlpOnnx(onnx, randomMlp({ inputDim: 8, hidden: [8], horizon: 10, actionDim: 7, seed: 2 }), { inputName: 'observation/state', policyId: 'tiny' });
+  writeMlpOnnx(onnx, randomMlp({ inputDim: 8, hidden: [8], horizon: 10, actionDim: 7, seed: 2 }), {
+    inputName: 'observation/state',
+    policyId: 'tiny',
+  });
 
   it('loads an ONNX file in process, by scheme or by extension', async () => {
     for (const spec of [`onnx:${onnx}`, onnx]) {

@@ -98,7 +98,9 @@ describe('OpenpiWebsocketServer with the Node client', () => {
 
   it('never forwards non-finite actions', async () => {
     const port = await startNodeServer(new StatePolicy());
-    const err = await client(port).infer([liberoObs(0, 'nan please')]).catch((e: unknown) => e);
+    const err = await client(port)
+      .infer([liberoObs(0, 'nan please')])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteError);
     expect((err as Error).message).toMatch(/non-finite value at flat index 3/);
   });

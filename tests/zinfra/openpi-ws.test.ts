@@ -101,7 +101,9 @@ describe.skipIf(pythonMissing !== null)('OpenpiWebsocketPolicy against an openpi
 
   it('rejects a reply whose shape differs from the expected one', async () => {
     const port = await startPythonServer(['--horizon', '4']);
-    const err = await client(port, { actionShape: [10, 7] }).infer([liberoObs(0)]).catch((e: unknown) => e);
+    const err = await client(port, { actionShape: [10, 7] })
+      .infer([liberoObs(0)])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect((err as ProtocolError).message).toMatch(/\[4, 7\].*\[10, 7\]/);
   });
@@ -122,14 +124,18 @@ describe.skipIf(pythonMissing !== null)('OpenpiWebsocketPolicy against an openpi
 
   it('a close with 1011 and no text frame is a RemoteError carrying the reason', async () => {
     const port = await startPythonServer(['--close-1011-on', '1']);
-    const err = await client(port).infer([liberoObs(0)]).catch((e: unknown) => e);
+    const err = await client(port)
+      .infer([liberoObs(0)])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteError);
     expect((err as RemoteError).message).toMatch(/1011: policy process crashed/);
   });
 
   it('rejects non-finite actions', async () => {
     const port = await startPythonServer();
-    const err = await client(port).infer([liberoObs(0, 'nan please')]).catch((e: unknown) => e);
+    const err = await client(port)
+      .infer([liberoObs(0, 'nan please')])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect((err as ProtocolError).code).toBe('NON_FINITE_ACTIONS');
   });
@@ -180,7 +186,9 @@ describe.skipIf(pythonMissing !== null)('OpenpiWebsocketPolicy against an openpi
 
   it('without /healthz the check fails clearly; turned off, the client connects', async () => {
     const port = await startPythonServer(['--no-healthz']);
-    const err = await client(port).metadata().catch((e: unknown) => e);
+    const err = await client(port)
+      .metadata()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PolicyUnavailable);
     expect((err as Error).message).toMatch(/health check GET http:\/\/127\.0\.0\.1:\d+\/healthz answered 4\d\d/);
     const [r] = await client(port, { healthCheck: false }).infer([liberoObs(0)]);

@@ -11,8 +11,20 @@ import { encode } from '../../protocol/codec.js';
 import { decodeReply, encodeMessage, type Reply } from '../../protocol/messages.js';
 import { f32, type Observation } from '../../protocol/ndarray.js';
 import {
-  Client, FIXTURES, MAX_MESSAGE_BYTES, PYTHON, REPLY_GUARD_MS, SCRIPTED, SHIM, Shim,
-  actionsOf, expectAlive, expectError, libero, missing, runShim,
+  Client,
+  FIXTURES,
+  MAX_MESSAGE_BYTES,
+  PYTHON,
+  REPLY_GUARD_MS,
+  SCRIPTED,
+  SHIM,
+  Shim,
+  actionsOf,
+  expectAlive,
+  expectError,
+  libero,
+  missing,
+  runShim,
 } from '../support/python-shim-harness.js';
 
 describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -42,14 +54,7 @@ describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipp
     expect(made.status, made.stderr).toBe(0);
     weights = JSON.parse(made.stdout);
     [mlp, scripted] = await Promise.all([
-      Shim.start([
-        '--policy',
-        `npz-mlp:${npz}`,
-        '--bind',
-        `ipc://${dir}/mlp.sock`,
-        '--max-message-bytes',
-        String(MAX_MESSAGE_BYTES),
-      ]),
+      Shim.start(['--policy', `npz-mlp:${npz}`, '--bind', `ipc://${dir}/mlp.sock`, '--max-message-bytes', String(MAX_MESSAGE_BYTES)]),
       Shim.start(['--policy', `${SCRIPTED}:scripted`, '--bind', `ipc://${dir}/scripted.sock`, '--max-batch', '8']),
     ]);
     client = new Client(mlp.endpoint);
@@ -154,7 +159,10 @@ describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipp
     });
 
     it('serves requests queued behind a busy backend as one batch', async () => {
-      const obs = (value: number, prompt: string): Observation => ({ 'observation/state': f32([8], new Float32Array(8).fill(value)), prompt });
+      const obs = (value: number, prompt: string): Observation => ({
+        'observation/state': f32([8], new Float32Array(8).fill(value)),
+        prompt,
+      });
       const slow = scriptedClient.infer(obs(100, 'sleep:400'));
       const queued = [1, 2, 3, 4].map((v) => scriptedClient.infer(obs(v, 'go')));
       const replies = await Promise.all([slow, ...queued]);
@@ -229,7 +237,15 @@ describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipp
     it('answers an array of an unsupported dtype with MALFORMED', async () => {
       const id = client.id();
       const half = { __ndarray__: true, data: Buffer.alloc(16), dtype: '<f2', shape: [8] };
-      const message = { type: 'infer', id, session_id: 's1', episode_id: 'e1', step: 0, deadline_ms: 10_000, obs: { 'observation/state': half } };
+      const message = {
+        type: 'infer',
+        id,
+        session_id: 's1',
+        episode_id: 'e1',
+        step: 0,
+        deadline_ms: 10_000,
+        obs: { 'observation/state': half },
+      };
       const reply = await client.raw(encode(message), id);
       expectError(reply, 'MALFORMED', id);
       expect(reply.message).toContain('<f2');
@@ -239,7 +255,15 @@ describe.skipIf(missing !== null)(`Python policy server shim${missing ? ` (skipp
     it('answers an array whose shape does not match its bytes with MALFORMED', async () => {
       const id = client.id();
       const short = { __ndarray__: true, data: Buffer.alloc(31), dtype: '<f4', shape: [8] };
-      const message = { type: 'infer', id, session_id: 's1', episode_id: 'e1', step: 0, deadline_ms: 10_000, obs: { 'observation/state': short } };
+      const message = {
+        type: 'infer',
+        id,
+        session_id: 's1',
+        episode_id: 'e1',
+        step: 0,
+        deadline_ms: 10_000,
+        obs: { 'observation/state': short },
+      };
       const reply = await client.raw(encode(message), id);
       expectError(reply, 'MALFORMED', id);
       expect(reply.message).toMatch(/needs 32 bytes, got 31/);

@@ -21,7 +21,8 @@ describe('TrivialPolicy (the governance controls)', () => {
     expect(parseTrivialSpec('null:open')).toEqual({ kind: 'open' });
     expect(parseTrivialSpec('null:closed')).toEqual({ kind: 'closed' });
     expect(parseTrivialSpec('null:random:42')).toEqual({ kind: 'random', seed: 42 });
-    for (const bad of ['null:', 'null:shut', 'null:random', 'null:random:-1', 'null:random:1.5', 'null:open:1']) expect(parseTrivialSpec(bad), bad).toBeNull();
+    for (const bad of ['null:', 'null:shut', 'null:random', 'null:random:-1', 'null:random:1.5', 'null:open:1'])
+      expect(parseTrivialSpec(bad), bad).toBeNull();
     for (const spec of TRIVIAL_POLICY_SPECS) expect(await openPolicy(spec)).toBeInstanceOf(TrivialPolicy);
     await expect(openPolicy('null:shut')).rejects.toBeInstanceOf(PolicySpecError);
   });

@@ -18,7 +18,8 @@ export { TRIVIAL_POLICY_SPECS } from './trivial/trivial-policy.js';
 /** The batching ZeroMQ server the rollout runtime hosts a local policy behind, for its workers. */
 export { PolicyServer } from './zmq/server.js';
 
-export const POLICY_SPEC_HELP = 'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE | null:open | null:closed | null:random:SEED';
+export const POLICY_SPEC_HELP =
+  'embedded | zmq://HOST:PORT | ipc://PATH | openpi-ws://HOST:PORT | onnx:FILE | null:open | null:closed | null:random:SEED';
 
 export const EMBEDDED_POLICY_PATH = packagePath('models', 'embedded-bc.onnx');
 
@@ -35,7 +36,8 @@ export async function loadOnnxFile(path: string, spec = path): Promise<OnnxPolic
   try {
     return await OnnxPolicy.load(path);
   } catch (err) {
-    if (err instanceof OnnxPolicyError && err.failure.startsWith('model-')) throw new PolicySpecError(`"${spec}": ${err.message}`, { cause: err });
+    if (err instanceof OnnxPolicyError && err.failure.startsWith('model-'))
+      throw new PolicySpecError(`"${spec}": ${err.message}`, { cause: err });
     throw err;
   }
 }
@@ -55,7 +57,8 @@ export async function checkPolicy(spec: string, options: OpenPolicyOptions = {})
 export async function openPolicy(spec: string, options: OpenPolicyOptions = {}): Promise<Policy> {
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
   if (spec === 'embedded') {
-    if (!existsSync(EMBEDDED_POLICY_PATH)) throw new PolicySpecError(`the embedded policy ${EMBEDDED_POLICY_PATH} is missing from this checkout`);
+    if (!existsSync(EMBEDDED_POLICY_PATH))
+      throw new PolicySpecError(`the embedded policy ${EMBEDDED_POLICY_PATH} is missing from this checkout`);
     return OnnxPolicy.load(EMBEDDED_POLICY_PATH);
   }
   const scheme = /^([a-z][a-z0-9+-]*):/i.exec(spec)?.[1]?.toLowerCase();

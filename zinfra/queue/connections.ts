@@ -52,7 +52,16 @@ export class RedisCommands {
  * something to wait for.
  */
 export async function pingOnce(address: RedisAddress, timeoutMs: number): Promise<unknown> {
-  const client = new Redis({ host: address.host, port: address.port, db: address.db, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  const client = new Redis({
+    host: address.host,
+    port: address.port,
+    db: address.db,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -14,7 +14,15 @@ import { openSlot, runJob, type EpisodeSlot } from '../runtime/episode-job.js';
 import type { EvaluationPlan } from '../runtime/evaluation-plan.js';
 import { bullConnection, RedisCommands } from './connections.js';
 import { QueueSetupError } from './errors.js';
-import { KEYS, PROTOCOL_VERSION, ProtocolMismatch, QUEUE_NAME, readJobData, type EpisodeJobData, type EpisodeJobResult } from './job-schema.js';
+import {
+  KEYS,
+  PROTOCOL_VERSION,
+  ProtocolMismatch,
+  QUEUE_NAME,
+  readJobData,
+  type EpisodeJobData,
+  type EpisodeJobResult,
+} from './job-schema.js';
 import { checkRedis, formatRedisUrl } from './redis-url.js';
 import type { RedisAddress } from './connections.js';
 
@@ -51,13 +59,17 @@ export async function startEpisodeWorker(o: EpisodeWorkerOptions): Promise<Runni
   // BullMQ hands this worker one job more than it runs at once: the next episode is already here
   // when one ends, and its hand-over (recording, completion, fetch) overlaps the next one's run.
   const episodes = pLimit(o.concurrency);
-  const worker = new Worker<EpisodeJobData, EpisodeJobResult>(QUEUE_NAME, (job) => runEpisodeJob(job, resources, episodes, commands, id, o.log), {
-    connection: bullConnection(o.address),
-    concurrency: o.concurrency + 1,
-    lockDuration: o.lockMs,
-    stalledInterval: o.lockMs,
-    maxStalledCount: MAX_STALLS,
-  });
+  const worker = new Worker<EpisodeJobData, EpisodeJobResult>(
+    QUEUE_NAME,
+    (job) => runEpisodeJob(job, resources, episodes, commands, id, o.log),
+    {
+      connection: bullConnection(o.address),
+      concurrency: o.concurrency + 1,
+      lockDuration: o.lockMs,
+      stalledInterval: o.lockMs,
+      maxStalledCount: MAX_STALLS,
+    },
+  );
   worker.on('error', (err) => o.log(`redis: ${err.message}`));
   await worker.waitUntilReady();
   o.log(`worker ${id} taking episode jobs from ${formatRedisUrl(o.address)} (concurrency ${o.concurrency}, protocol ${PROTOCOL_VERSION})`);
@@ -78,13 +90,21 @@ async function refuseOtherProtocol(commands: RedisCommands, address: RedisAddres
   const theirs = await commands.send('GET', [KEYS.protocol]);
   if (theirs !== null && Number(theirs) !== PROTOCOL_VERSION) {
     commands.close();
-    throw new QueueSetupError(`the queue at ${formatRedisUrl(address)} speaks protocol ${String(theirs)}, this worker ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`);
+    throw new QueueSetupError(
+      `the queue at ${formatRedisUrl(address)} speaks protocol ${String(theirs)}, this worker ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`,
+    );
   }
 }
 
 /** A key that says this worker is alive and which protocol it speaks (coordinators check it at start). */
 async function announce(commands: RedisCommands, id: string, concurrency: number): Promise<NodeJS.Timeout> {
-  const put = () => commands.send('SET', [KEYS.worker(id), JSON.stringify({ protocol: PROTOCOL_VERSION, concurrency, pid: process.pid }), 'EX', String(PRESENCE_TTL_S)]);
+  const put = () =>
+    commands.send('SET', [
+      KEYS.worker(id),
+      JSON.stringify({ protocol: PROTOCOL_VERSION, concurrency, pid: process.pid }),
+      'EX',
+      String(PRESENCE_TTL_S),
+    ]);
   await put();
   const timer = setInterval(() => void put().catch(() => undefined), (PRESENCE_TTL_S / 3) * 1000);
   timer.unref();
@@ -92,7 +112,12 @@ async function announce(commands: RedisCommands, id: string, concurrency: number
 }
 
 async function runEpisodeJob(
-  job: Job<EpisodeJobData, EpisodeJobResult>, resources: WorkerResources, episodes: LimitFunction, commands: RedisCommands, worker: string, log: (line: string) => void,
+  job: Job<EpisodeJobData, EpisodeJobResult>,
+  resources: WorkerResources,
+  episodes: LimitFunction,
+  commands: RedisCommands,
+  worker: string,
+  log: (line: string) => void,
 ): Promise<EpisodeJobResult> {
   let data: EpisodeJobData;
   try {
@@ -103,7 +128,8 @@ async function runEpisodeJob(
     throw err;
   }
   // a folder of this job's own inside the worker's scratch: the recording goes there, then to Redis
-  const scratch = data.recording.mode === 'stream' && data.plan.recordDir ? join(resources.scratch, job.id!.replace(/[^\w.-]/g, '_')) : undefined;
+  const scratch =
+    data.recording.mode === 'stream' && data.plan.recordDir ? join(resources.scratch, job.id!.replace(/[^\w.-]/g, '_')) : undefined;
   let recorded: string | null = null;
   try {
     const plan: EvaluationPlan = { ...data.plan, world: resources.worldFor(data.plan.world), ...(scratch ? { recordDir: scratch } : {}) };
@@ -118,7 +144,9 @@ async function runEpisodeJob(
       const bytes = readFileSync(outcome.recordPath);
       recordingBytes = bytes.length;
       if (bytes.length > data.recording.maxBytes) {
-        throw new UnrecoverableError(`the recording of ${job.id} is ${bytes.length} bytes, over the ${data.recording.maxBytes}-byte limit for streaming it back; use --recordings shared with a directory every worker sees`);
+        throw new UnrecoverableError(
+          `the recording of ${job.id} is ${bytes.length} bytes, over the ${data.recording.maxBytes}-byte limit for streaming it back; use --recordings shared with a directory every worker sees`,
+        );
       }
       await commands.setBytes(recordingKey, bytes, RECORDING_TTL_S);
     }

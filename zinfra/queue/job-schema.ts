@@ -46,7 +46,14 @@ export interface EpisodeJobResult {
 
 const JobDataSchema = z.object({
   protocol: z.number().int(),
-  plan: z.object({ tasks: z.array(z.string()), policy: z.string(), executeSteps: z.number().int().positive(), episodesPerTask: z.number().int() }).passthrough(),
+  plan: z
+    .object({
+      tasks: z.array(z.string()),
+      policy: z.string(),
+      executeSteps: z.number().int().positive(),
+      episodesPerTask: z.number().int(),
+    })
+    .passthrough(),
   job: z.object({ index: z.number().int().nonnegative(), task: z.string(), seed: z.number().int() }),
   recording: z.object({ mode: z.enum(['shared', 'stream']), maxBytes: z.number().int().positive() }),
 });
@@ -54,7 +61,10 @@ const JobDataSchema = z.object({
 /** The job's data as a worker reads it; a job of another protocol version is reported, not guessed at. */
 export function readJobData(data: unknown): EpisodeJobData {
   const protocol = (data as { protocol?: unknown } | null)?.protocol;
-  if (protocol !== PROTOCOL_VERSION) throw new ProtocolMismatch(`the job speaks queue protocol ${String(protocol)}, this worker ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`);
+  if (protocol !== PROTOCOL_VERSION)
+    throw new ProtocolMismatch(
+      `the job speaks queue protocol ${String(protocol)}, this worker ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`,
+    );
   const parsed = JobDataSchema.safeParse(data);
   if (!parsed.success) throw new Error(`malformed episode job: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return data as EpisodeJobData;

@@ -12,10 +12,19 @@ import { recordPathFor, type EpisodeJob, type EvaluationPlan } from '../runtime/
 import type { RetriedOutcome } from '../runtime/infra-retry.js';
 import { bullConnection, RedisCommands } from './connections.js';
 import { QueueSetupError } from './errors.js';
-import { DEFAULT_STREAM_LIMIT_BYTES, KEYS, PROTOCOL_VERSION, QUEUE_NAME, jobIdsFor, type EpisodeJobData, type EpisodeJobResult, type RecordingMode } from './job-schema.js';
+import {
+  DEFAULT_STREAM_LIMIT_BYTES,
+  KEYS,
+  PROTOCOL_VERSION,
+  QUEUE_NAME,
+  jobIdsFor,
+  type EpisodeJobData,
+  type EpisodeJobResult,
+  type RecordingMode,
+} from './job-schema.js';
 import { lostEpisode } from './lost-episode.js';
 import { QueueCosts } from './queue-costs.js';
-import { checkRedis, } from './redis-url.js';
+import { checkRedis } from './redis-url.js';
 import type { RedisAddress } from './connections.js';
 import { refuseOtherWorkers, warnWithoutWorkers } from './worker-presence.js';
 
@@ -81,7 +90,11 @@ class QueueRun {
     private readonly log: (line: string) => void,
   ) {}
 
-  async execute(plan: EvaluationPlan, jobs: readonly EpisodeJob[], collect: (outcome: RetriedOutcome, job: EpisodeJob) => void): Promise<void> {
+  async execute(
+    plan: EvaluationPlan,
+    jobs: readonly EpisodeJob[],
+    collect: (outcome: RetriedOutcome, job: EpisodeJob) => void,
+  ): Promise<void> {
     const ids = await this.enqueue(plan, jobs);
     const byId = new Map(ids.map((id, i) => [id, jobs[i]!]));
     const pending = new Set(ids);
@@ -152,7 +165,10 @@ class QueueRun {
     const found = (await Job.fromId<EpisodeJobData, EpisodeJobResult>(this.queue, id))!;
     if (state === 'failed') return this.failed(found, job);
     const result = found.returnvalue;
-    if (result?.protocol !== PROTOCOL_VERSION) throw new QueueSetupError(`job ${id} was answered in queue protocol ${String(result?.protocol)}, this coordinator speaks ${PROTOCOL_VERSION}: run the same zetta version everywhere`);
+    if (result?.protocol !== PROTOCOL_VERSION)
+      throw new QueueSetupError(
+        `job ${id} was answered in queue protocol ${String(result?.protocol)}, this coordinator speaks ${PROTOCOL_VERSION}: run the same zetta version everywhere`,
+      );
     this.costs.resulted(performance.now() - started);
     const recordPath = await this.keepRecording(result, recordPathFor(plan, job));
     if (recordPath === undefined) {
@@ -191,4 +207,3 @@ class QueueRun {
     return path;
   }
 }
-

@@ -16,7 +16,8 @@ export function parseRedisUrl(text: string): RedisAddress {
   }
   if (url.protocol !== 'redis:') throw new QueueSetupError(`--queue must be redis://HOST:PORT (only redis:// is supported), got "${text}"`);
   if (!url.hostname) throw new QueueSetupError(`--queue has no host: "${text}"`);
-  if (url.username || url.password) throw new QueueSetupError(`--queue: passwords in the URL are not supported; run Redis on a private network or loopback ("${text}")`);
+  if (url.username || url.password)
+    throw new QueueSetupError(`--queue: passwords in the URL are not supported; run Redis on a private network or loopback ("${text}")`);
   const port = url.port === '' ? DEFAULT_PORT : Number(url.port);
   const dbText = url.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);

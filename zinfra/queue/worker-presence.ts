@@ -33,7 +33,9 @@ export async function liveWorkers(commands: RedisCommands): Promise<Presence[]> 
 export async function refuseOtherWorkers(commands: RedisCommands, address: RedisAddress): Promise<void> {
   const other = (await liveWorkers(commands)).find((w) => w.protocol !== PROTOCOL_VERSION);
   if (other) {
-    throw new QueueSetupError(`worker ${other.id} on ${formatRedisUrl(address)} speaks queue protocol ${other.protocol}, this coordinator ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`);
+    throw new QueueSetupError(
+      `worker ${other.id} on ${formatRedisUrl(address)} speaks queue protocol ${other.protocol}, this coordinator ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`,
+    );
   }
 }
 
@@ -44,7 +46,10 @@ export function warnWithoutWorkers(commands: RedisCommands, address: RedisAddres
   const timer = setInterval(() => {
     void liveWorkers(commands).then(
       (workers) => {
-        if (workers.length === 0) log(`no worker is taking episode jobs from ${formatRedisUrl(address)}; start one with: zetta worker --queue ${formatRedisUrl(address)}`);
+        if (workers.length === 0)
+          log(
+            `no worker is taking episode jobs from ${formatRedisUrl(address)}; start one with: zetta worker --queue ${formatRedisUrl(address)}`,
+          );
       },
       () => undefined,
     );

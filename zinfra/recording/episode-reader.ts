@@ -2,7 +2,15 @@
 // reports). A `.partial` file reads too, with a null summary.
 import { readFile } from 'node:fs/promises';
 import { McapStreamReader, type TypedMcapRecord } from '@mcap/core';
-import type { ActionSource, CriticProposal, EpisodeHeader, EpisodeRecord, EpisodeSummary, GovernorDecision, StepRecord } from './episode-record.js';
+import type {
+  ActionSource,
+  CriticProposal,
+  EpisodeHeader,
+  EpisodeRecord,
+  EpisodeSummary,
+  GovernorDecision,
+  StepRecord,
+} from './episode-record.js';
 import { DECOMPRESS_HANDLERS, compressionReady } from './chunk-compression.js';
 import { CHANNELS } from './episode-writer.js';
 import { featureValues } from './feature-fields.js';
@@ -50,7 +58,12 @@ export async function readEpisode(path: string): Promise<EpisodeRecord> {
   return { header, steps: assemble(steps), summary };
 }
 
-function absorb(steps: Map<number, StepParts>, topic: string | undefined, m: Record<string, unknown>, header: EpisodeHeader | undefined): void {
+function absorb(
+  steps: Map<number, StepParts>,
+  topic: string | undefined,
+  m: Record<string, unknown>,
+  header: EpisodeHeader | undefined,
+): void {
   if (typeof m.step !== 'number') return; // the scene and transform channels are for viewers
   const step = m.step;
   const s = steps.get(step) ?? {};

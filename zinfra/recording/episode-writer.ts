@@ -28,15 +28,43 @@ const numbers = { type: 'array', items: { type: 'number' } };
 /** Schema name and JSON Schema of each channel; the features' schema names every feature. */
 function schemas(header: EpisodeHeader): Record<ChannelKey, { name: string; schema: object }> {
   return {
-    observation: { name: 'zetta.observation', schema: { type: 'object', properties: { step: { type: 'integer' }, state: numbers, objects: numbers, milestones: { type: 'array', items: { type: 'string' } }, reward: { type: 'number' } } } },
-    action: { name: 'zetta.action', schema: { type: 'object', properties: { step: { type: 'integer' }, action: numbers, policy_action: { oneOf: [numbers, { type: 'null' }] }, source: { type: 'string' } } } },
-    features: { name: 'zetta.features', schema: { type: 'object', properties: { step: { type: 'integer' }, features: featureFieldsSchema(header.featureNames) } } },
-    critic: { name: 'zetta.critic', schema: { type: 'object', properties: { step: { type: 'integer' }, proposals: { type: 'array' }, decision: { type: 'object' } } } },
+    observation: {
+      name: 'zetta.observation',
+      schema: {
+        type: 'object',
+        properties: {
+          step: { type: 'integer' },
+          state: numbers,
+          objects: numbers,
+          milestones: { type: 'array', items: { type: 'string' } },
+          reward: { type: 'number' },
+        },
+      },
+    },
+    action: {
+      name: 'zetta.action',
+      schema: {
+        type: 'object',
+        properties: {
+          step: { type: 'integer' },
+          action: numbers,
+          policy_action: { oneOf: [numbers, { type: 'null' }] },
+          source: { type: 'string' },
+        },
+      },
+    },
+    features: {
+      name: 'zetta.features',
+      schema: { type: 'object', properties: { step: { type: 'integer' }, features: featureFieldsSchema(header.featureNames) } },
+    },
+    critic: {
+      name: 'zetta.critic',
+      schema: { type: 'object', properties: { step: { type: 'integer' }, proposals: { type: 'array' }, decision: { type: 'object' } } },
+    },
     transforms: { name: 'foxglove.FrameTransforms', schema: FRAME_TRANSFORMS_SCHEMA },
     scene: { name: 'foxglove.SceneUpdate', schema: SCENE_UPDATE_SCHEMA },
   };
 }
-
 
 const encoder = new TextEncoder();
 /**
@@ -47,7 +75,9 @@ const encoder = new TextEncoder();
  */
 const compact = (x: number) => (Number.isInteger(x) || !Number.isFinite(x) ? x : Math.round(x * 1e6) / 1e6);
 const json = (v: unknown) =>
-  encoder.encode(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array, compact) : typeof x === 'number' ? compact(x) : x)));
+  encoder.encode(
+    JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array, compact) : typeof x === 'number' ? compact(x) : x)),
+  );
 
 export class EpisodeWriter {
   private channelIds: Record<ChannelKey, number> | undefined;
@@ -80,7 +110,9 @@ export class EpisodeWriter {
   /** Writes the summary, finishes the file and renames it into place. */
   async close(summary: EpisodeSummary): Promise<void> {
     this.closed = true;
-    await this.file.finish(() => this.writer.addMetadata({ name: 'zetta.episode.summary', metadata: new Map([['json', JSON.stringify(summary)]]) }));
+    await this.file.finish(() =>
+      this.writer.addMetadata({ name: 'zetta.episode.summary', metadata: new Map([['json', JSON.stringify(summary)]]) }),
+    );
   }
 
   /** Ends the file without a summary (the run was interrupted); it stays a `.partial`. */
@@ -99,7 +131,13 @@ export class EpisodeWriter {
       ids[key] = await this.writer.registerChannel({ topic: CHANNELS[key], schemaId, messageEncoding: 'json', metadata: new Map() });
     }
     this.channelIds = ids as Record<ChannelKey, number>;
-    await this.writer.addMessage({ channelId: ids.scene!, sequence: 0, logTime: 0n, publishTime: 0n, data: json(sceneEntities(0n, header.objectNames)) });
+    await this.writer.addMessage({
+      channelId: ids.scene!,
+      sequence: 0,
+      logTime: 0n,
+      publishTime: 0n,
+      data: json(sceneEntities(0n, header.objectNames)),
+    });
   }
 
   private async writeStep(s: StepRecord): Promise<void> {
@@ -111,6 +149,7 @@ export class EpisodeWriter {
     await put(ids.action, { step: s.step, action: s.action, policy_action: s.policyAction, source: s.source }, s.step);
     if (s.features) await put(ids.features, { step: s.step, features: featureFields(this.header.featureNames, s.features) }, s.step);
     await put(ids.transforms, frameTransforms(time, s.state, s.objects, this.header.objectNames), s.step);
-    if (s.proposals || s.decision) await put(ids.critic, { step: s.step, proposals: s.proposals ?? [], decision: s.decision ?? null }, s.step);
+    if (s.proposals || s.decision)
+      await put(ids.critic, { step: s.step, proposals: s.proposals ?? [], decision: s.decision ?? null }, s.step);
   }
 }

@@ -5,7 +5,10 @@
 export const WORLD_FRAME = 'world';
 export const GRIPPER_FRAME = 'gripper';
 
-interface Time { sec: number; nsec: number }
+interface Time {
+  sec: number;
+  nsec: number;
+}
 type Vec3 = { x: number; y: number; z: number };
 type Quat = Vec3 & { w: number };
 type Color = { r: number; g: number; b: number; a: number };
@@ -18,7 +21,20 @@ const pose = { type: 'object', properties: { position: vec3, orientation: quat }
 const color = { type: 'object', properties: { r: num, g: num, b: num, a: num } };
 const primitive = { type: 'array', items: { type: 'object', properties: { pose, size: vec3, color } } };
 const cylinders = { type: 'array', items: { type: 'object', properties: { pose, size: vec3, bottom_scale: num, top_scale: num, color } } };
-const texts = { type: 'array', items: { type: 'object', properties: { pose, billboard: { type: 'boolean' }, font_size: num, scale_invariant: { type: 'boolean' }, color, text: { type: 'string' } } } };
+const texts = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      pose,
+      billboard: { type: 'boolean' },
+      font_size: num,
+      scale_invariant: { type: 'boolean' },
+      color,
+      text: { type: 'string' },
+    },
+  },
+};
 const empty = { type: 'array', items: { type: 'object' } };
 
 export const FRAME_TRANSFORMS_SCHEMA = {
@@ -27,7 +43,16 @@ export const FRAME_TRANSFORMS_SCHEMA = {
   properties: {
     transforms: {
       type: 'array',
-      items: { type: 'object', properties: { timestamp: time, parent_frame_id: { type: 'string' }, child_frame_id: { type: 'string' }, translation: vec3, rotation: quat } },
+      items: {
+        type: 'object',
+        properties: {
+          timestamp: time,
+          parent_frame_id: { type: 'string' },
+          child_frame_id: { type: 'string' },
+          translation: vec3,
+          rotation: quat,
+        },
+      },
     },
   },
 };
@@ -36,15 +61,29 @@ export const SCENE_UPDATE_SCHEMA = {
   title: 'foxglove.SceneUpdate',
   type: 'object',
   properties: {
-    deletions: { type: 'array', items: { type: 'object', properties: { timestamp: time, type: { type: 'integer' }, id: { type: 'string' } } } },
+    deletions: {
+      type: 'array',
+      items: { type: 'object', properties: { timestamp: time, type: { type: 'integer' }, id: { type: 'string' } } },
+    },
     entities: {
       type: 'array',
       items: {
         type: 'object',
         properties: {
-          timestamp: time, frame_id: { type: 'string' }, id: { type: 'string' }, lifetime: time, frame_locked: { type: 'boolean' },
+          timestamp: time,
+          frame_id: { type: 'string' },
+          id: { type: 'string' },
+          lifetime: time,
+          frame_locked: { type: 'boolean' },
           metadata: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' } } } },
-          arrows: empty, cubes: primitive, spheres: primitive, cylinders, lines: empty, triangles: empty, texts, models: empty,
+          arrows: empty,
+          cubes: primitive,
+          spheres: primitive,
+          cylinders,
+          lines: empty,
+          triangles: empty,
+          texts,
+          models: empty,
         },
       },
     },
@@ -60,16 +99,26 @@ export function frameTransforms(ns: bigint, state: ArrayLike<number>, objects: A
   const timestamp = toTime(ns);
   // Viewers need no more than 10 µm; shorter numbers compress several times better.
   const at = (child: string, t: Vec3, q: Quat) => ({
-    timestamp, parent_frame_id: WORLD_FRAME, child_frame_id: child,
-    translation: { x: r5(t.x), y: r5(t.y), z: r5(t.z) }, rotation: { x: r5(q.x), y: r5(q.y), z: r5(q.z), w: r5(q.w) },
+    timestamp,
+    parent_frame_id: WORLD_FRAME,
+    child_frame_id: child,
+    translation: { x: r5(t.x), y: r5(t.y), z: r5(t.z) },
+    rotation: { x: r5(q.x), y: r5(q.y), z: r5(q.z), w: r5(q.w) },
   });
-  const transforms = [at(GRIPPER_FRAME, { x: state[0] ?? 0, y: state[1] ?? 0, z: state[2] ?? 0 }, quatFromRotvec(state[3] ?? 0, state[4] ?? 0, state[5] ?? 0))];
+  const transforms = [
+    at(
+      GRIPPER_FRAME,
+      { x: state[0] ?? 0, y: state[1] ?? 0, z: state[2] ?? 0 },
+      quatFromRotvec(state[3] ?? 0, state[4] ?? 0, state[5] ?? 0),
+    ),
+  ];
   // Each object's pose is its position, then (with 7 numbers) MuJoCo's (w, x, y, z) quaternion.
   const dim = objectNames.length ? Math.floor(objects.length / objectNames.length) : 0;
   if (dim < 3) return { transforms };
   objectNames.forEach((name, k) => {
     const o = k * dim;
-    const rotation = dim >= 7 ? { w: objects[o + 3]!, x: objects[o + 4]!, y: objects[o + 5]!, z: objects[o + 6]! } : { x: 0, y: 0, z: 0, w: 1 };
+    const rotation =
+      dim >= 7 ? { w: objects[o + 3]!, x: objects[o + 4]!, y: objects[o + 5]!, z: objects[o + 6]! } : { x: 0, y: 0, z: 0, w: 1 };
     transforms.push(at(name, { x: objects[o]!, y: objects[o + 1]!, z: objects[o + 2]! }, rotation));
   });
   return { transforms };
@@ -79,9 +128,22 @@ export function frameTransforms(ns: bigint, state: ArrayLike<number>, objects: A
 export function sceneEntities(ns: bigint, objectNames: readonly string[]) {
   const timestamp = toTime(ns);
   const entity = (frame: string, shapes: Record<string, unknown[]>) => ({
-    timestamp, frame_id: frame, id: frame, lifetime: { sec: 0, nsec: 0 }, frame_locked: true, metadata: [],
-    arrows: [], cubes: [], spheres: [], cylinders: [], lines: [], triangles: [], models: [],
-    texts: [{ pose: pose0({ x: 0, y: 0, z: 0.06 }), billboard: true, font_size: 12, scale_invariant: true, color: rgba(1, 1, 1, 1), text: frame }],
+    timestamp,
+    frame_id: frame,
+    id: frame,
+    lifetime: { sec: 0, nsec: 0 },
+    frame_locked: true,
+    metadata: [],
+    arrows: [],
+    cubes: [],
+    spheres: [],
+    cylinders: [],
+    lines: [],
+    triangles: [],
+    models: [],
+    texts: [
+      { pose: pose0({ x: 0, y: 0, z: 0.06 }), billboard: true, font_size: 12, scale_invariant: true, color: rgba(1, 1, 1, 1), text: frame },
+    ],
     ...shapes,
   });
   const gripper = entity(GRIPPER_FRAME, {
@@ -97,7 +159,9 @@ export function sceneEntities(ns: bigint, objectNames: readonly string[]) {
 /** A stand-in shape by the object's kind (the scene's exact geometry lives in its MJCF). */
 function shapeOf(name: string): Record<string, unknown[]> {
   const color = colorOf(name);
-  const cylinder = (d: number, h: number, c = color) => ({ cylinders: [{ pose: pose0({ x: 0, y: 0, z: 0 }), size: { x: d, y: d, z: h }, bottom_scale: 1, top_scale: 1, color: c }] });
+  const cylinder = (d: number, h: number, c = color) => ({
+    cylinders: [{ pose: pose0({ x: 0, y: 0, z: 0 }), size: { x: d, y: d, z: h }, bottom_scale: 1, top_scale: 1, color: c }],
+  });
   if (name.includes('cylinder')) return cylinder(0.04, 0.07);
   if (name.includes('bowl')) return cylinder(0.13, 0.05, rgba(0.85, 0.85, 0.8, 0.8));
   if (name.includes('plate')) return cylinder(0.15, 0.01, rgba(0.9, 0.9, 0.9, 1));

@@ -61,7 +61,9 @@ export class BagRecorder {
     let c = this.channels.get(key);
     if (!c) {
       const schemaId = this.schema(type);
-      const id = this.file.inOrder(async () => this.writer.registerChannel({ topic, schemaId: await schemaId, messageEncoding: 'cdr', metadata: new Map() }));
+      const id = this.file.inOrder(async () =>
+        this.writer.registerChannel({ topic, schemaId: await schemaId, messageEncoding: 'cdr', metadata: new Map() }),
+      );
       c = { id, sequence: 0 };
       this.channels.set(key, c);
     }
@@ -72,7 +74,9 @@ export class BagRecorder {
     let s = this.schemas.get(type);
     if (!s) {
       const codec = codecFor(type);
-      s = this.file.inOrder(() => this.writer.registerSchema({ name: codec.schemaName, encoding: 'ros2msg', data: new TextEncoder().encode(codec.schemaText) }));
+      s = this.file.inOrder(() =>
+        this.writer.registerSchema({ name: codec.schemaName, encoding: 'ros2msg', data: new TextEncoder().encode(codec.schemaText) }),
+      );
       this.schemas.set(type, s);
     }
     return s;

@@ -47,7 +47,9 @@ export function rawToRgb(m: RawImageMessage): RgbImage {
   const layout = RAW_LAYOUT[m.encoding];
   if (!layout) throw new CameraImageError(`image encoding "${m.encoding}" is not one the node reads (${RAW_ENCODINGS.join(', ')})`);
   if (m.step < m.width * layout.bytes || m.data.byteLength < m.step * m.height) {
-    throw new CameraImageError(`image of ${m.width}×${m.height} ${m.encoding} with step ${m.step} needs ${m.step * m.height} bytes, got ${m.data.byteLength}`);
+    throw new CameraImageError(
+      `image of ${m.width}×${m.height} ${m.encoding} with step ${m.step} needs ${m.step * m.height} bytes, got ${m.data.byteLength}`,
+    );
   }
   return packRgb(m.width, m.height, m.data, m.step, layout);
 }
@@ -66,7 +68,13 @@ export function compressedToRgb(m: CompressedImageMessage): RgbImage {
   throw new CameraImageError(`compressed image format "${m.format}" is neither JPEG nor PNG`);
 }
 
-function packRgb(width: number, height: number, src: Uint8Array, step: number, l: { r: number; g: number; b: number; bytes: number }): RgbImage {
+function packRgb(
+  width: number,
+  height: number,
+  src: Uint8Array,
+  step: number,
+  l: { r: number; g: number; b: number; bytes: number },
+): RgbImage {
   const out = new Uint8Array(width * height * 3);
   for (let y = 0; y < height; y++) {
     let i = y * step;

@@ -9,7 +9,15 @@ import { ROT_SCALE_RAD, TRANS_SCALE_M } from '../../critic/index.js';
 import type { NodeClock } from './clock.js';
 import type { Ros2Config } from './config.js';
 import type { GoalSender, Publisher, RosGraph } from './graph.js';
-import { OUTPUT_TYPES, header, stampOf, type Float64MultiArray, type GripperCommandGoal, type JointTrajectory, type TwistStamped } from './messages.js';
+import {
+  OUTPUT_TYPES,
+  header,
+  stampOf,
+  type Float64MultiArray,
+  type GripperCommandGoal,
+  type JointTrajectory,
+  type TwistStamped,
+} from './messages.js';
 
 /** Called with every command as it is published (the recorder's tap). */
 export type OutputTap = (topic: string, type: string, message: unknown) => void;
@@ -49,7 +57,15 @@ export class CommandOutput {
       this.trajectory = {
         header: header(cmd.frame_id),
         joint_names: [...joints],
-        points: [{ positions: joints.map(() => 0), velocities: [], accelerations: [], effort: [], time_from_start: { sec: s, nanosec: Math.round((this.periodS - s) * 1e9) } }],
+        points: [
+          {
+            positions: joints.map(() => 0),
+            velocities: [],
+            accelerations: [],
+            effort: [],
+            time_from_start: { sec: s, nanosec: Math.round((this.periodS - s) * 1e9) },
+          },
+        ],
       };
     }
   }

@@ -84,7 +84,10 @@ const gripperAction = z.strictObject({
 });
 
 export const ROS2_CONFIG_SCHEMA = z.strictObject({
-  node_name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a ROS node name').default('zetta'),
+  node_name: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a ROS node name')
+    .default('zetta'),
   /** The policy (a Zetta server over ZeroMQ, openpi's WebSocket, or an in-process model). */
   policy: z.string().min(1),
   critic: z.string().min(1).default('default'),
@@ -152,7 +155,9 @@ export function loadRos2Config(path: string): Ros2Config {
   try {
     raw = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
-    throw new Ros2ConfigError(`${path}: not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'} (${(err as Error).message.split('\n')[0]})`);
+    throw new Ros2ConfigError(
+      `${path}: not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'} (${(err as Error).message.split('\n')[0]})`,
+    );
   }
   return parseRos2Config(raw, path);
 }
@@ -165,7 +170,12 @@ function checkRoles(c: Ros2Config, source: string): Ros2Config {
 }
 
 function fieldOf(path: readonly PropertyKey[]): string {
-  return path.length ? path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') : '(top level)';
+  return path.length
+    ? path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+        .join('.')
+        .replace(/\.\[/g, '[')
+    : '(top level)';
 }
 
 function messageOf(issue: z.core.$ZodIssue, raw: unknown): string {

@@ -1,7 +1,15 @@
 // An in-memory ROS 2 graph for tests and the simulated robot: one bus, many nodes, synchronous
 // delivery in publish order (deterministic), the QoS recorded but not simulated. A topic used with
 // two message types is refused, as DDS would not match them.
-import { resolveName, type GoalSender, type ParameterCheck, type Publisher, type QosProfile, type RosGraph, type Subscription } from './graph.js';
+import {
+  resolveName,
+  type GoalSender,
+  type ParameterCheck,
+  type Publisher,
+  type QosProfile,
+  type RosGraph,
+  type Subscription,
+} from './graph.js';
 import type { TriggerResponse } from './messages.js';
 
 type Listener = (message: unknown) => void;

@@ -63,7 +63,13 @@ export interface TwistStamped {
 export interface JointTrajectory {
   header: Header;
   joint_names: string[];
-  points: { positions: number[]; velocities: number[]; accelerations: number[]; effort: number[]; time_from_start: { sec: number; nanosec: number } }[];
+  points: {
+    positions: number[];
+    velocities: number[];
+    accelerations: number[];
+    effort: number[];
+    time_from_start: { sec: number; nanosec: number };
+  }[];
 }
 
 export interface Float64MultiArray {

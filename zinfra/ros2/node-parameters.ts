@@ -17,8 +17,24 @@ const fixed = (name: string) => () => `${name} is fixed at start (restart the no
 export function declareNodeParameters(graph: RosGraph, config: Ros2Config, watchdog: Watchdog, outputs: CommandOutput): void {
   graph.declareParameter('control_hz', config.control_hz, fixed('control_hz'));
   graph.declareParameter('execute_steps', config.execute_steps, fixed('execute_steps'));
-  graph.declareParameter('stale_state_ms', config.safety.stale_state_ms, positive('stale_state_ms', (v) => (watchdog.staleStateMs = v)));
-  graph.declareParameter('chunk_timeout_ms', config.safety.chunk_timeout_ms, positive('chunk_timeout_ms', (v) => (watchdog.chunkTimeoutMs = v)));
-  graph.declareParameter('max_linear_mps', config.safety.max_linear_mps, positive('max_linear_mps', (v) => (outputs.maxLinear = v)));
-  graph.declareParameter('max_angular_rps', config.safety.max_angular_rps, positive('max_angular_rps', (v) => (outputs.maxAngular = v)));
+  graph.declareParameter(
+    'stale_state_ms',
+    config.safety.stale_state_ms,
+    positive('stale_state_ms', (v) => (watchdog.staleStateMs = v)),
+  );
+  graph.declareParameter(
+    'chunk_timeout_ms',
+    config.safety.chunk_timeout_ms,
+    positive('chunk_timeout_ms', (v) => (watchdog.chunkTimeoutMs = v)),
+  );
+  graph.declareParameter(
+    'max_linear_mps',
+    config.safety.max_linear_mps,
+    positive('max_linear_mps', (v) => (outputs.maxLinear = v)),
+  );
+  graph.declareParameter(
+    'max_angular_rps',
+    config.safety.max_angular_rps,
+    positive('max_angular_rps', (v) => (outputs.maxAngular = v)),
+  );
 }

@@ -47,8 +47,12 @@ export function diagnostics(s: StatusInputs, nowMs: number): DiagnosticArray {
       message: linkDown ? `policy unreachable, robot held: ${s.link.lastError}` : `connected to ${s.policyLabel}`,
       hardware_id: s.policyLabel,
       values: [
-        kv('latency_ms', s.link.lastLatencyMs.toFixed(1)), kv('answered', s.link.answered), kv('requests', s.pipeline.requests),
-        kv('failed_requests', s.pipeline.failedRequests), kv('late_chunks', s.pipeline.lateChunks), kv('pipeline_holds', s.pipeline.holds),
+        kv('latency_ms', s.link.lastLatencyMs.toFixed(1)),
+        kv('answered', s.link.answered),
+        kv('requests', s.pipeline.requests),
+        kv('failed_requests', s.pipeline.failedRequests),
+        kv('late_chunks', s.pipeline.lateChunks),
+        kv('pipeline_holds', s.pipeline.holds),
       ],
     },
     {
@@ -56,7 +60,12 @@ export function diagnostics(s: StatusInputs, nowMs: number): DiagnosticArray {
       name: name('critic'),
       message: s.recovery ? `recovery ${s.recovery} drives the robot` : `governing (${s.lastDecision})`,
       hardware_id: s.criticLabel,
-      values: [kv('active_recovery', s.recovery ?? 'none'), kv('recoveries', s.recoveries), kv('envelope_hits', s.envelopeHits), kv('last_decision', s.lastDecision)],
+      values: [
+        kv('active_recovery', s.recovery ?? 'none'),
+        kv('recoveries', s.recoveries),
+        kv('envelope_hits', s.envelopeHits),
+        kv('last_decision', s.lastDecision),
+      ],
     },
     {
       level: s.watchdog ? DIAGNOSTIC_LEVEL.error : DIAGNOSTIC_LEVEL.ok,
@@ -72,13 +81,15 @@ export function diagnostics(s: StatusInputs, nowMs: number): DiagnosticArray {
       hardware_id: '',
       values: [kv('step', s.step), kv('control_hz', s.controlHz)],
     },
-    ...Object.entries(s.cameras).map(([key, c]): DiagnosticStatus => ({
-      level: c.error ? DIAGNOSTIC_LEVEL.warn : c.received ? DIAGNOSTIC_LEVEL.ok : DIAGNOSTIC_LEVEL.stale,
-      name: name(`camera ${key}`),
-      message: c.error ? `last frame unusable: ${c.error}` : c.received ? 'frames arriving' : 'no frame yet',
-      hardware_id: key,
-      values: [],
-    })),
+    ...Object.entries(s.cameras).map(
+      ([key, c]): DiagnosticStatus => ({
+        level: c.error ? DIAGNOSTIC_LEVEL.warn : c.received ? DIAGNOSTIC_LEVEL.ok : DIAGNOSTIC_LEVEL.stale,
+        name: name(`camera ${key}`),
+        message: c.error ? `last frame unusable: ${c.error}` : c.received ? 'frames arriving' : 'no frame yet',
+        hardware_id: key,
+        values: [],
+      }),
+    ),
   ];
   const h = header('');
   stampOf(nowMs, h.stamp);

@@ -2,7 +2,15 @@
 // ROS 2 — Humble, Jazzy or Kilted — to build and load). It is loaded by dynamic import with a
 // computed specifier, so without it every other command still loads, and `zetta ros2` says in one
 // line what is missing. Only the calls of rclnodejs the node needs are typed here.
-import { resolveName, type GoalSender, type ParameterCheck, type Publisher, type QosProfile, type RosGraph, type Subscription } from './graph.js';
+import {
+  resolveName,
+  type GoalSender,
+  type ParameterCheck,
+  type Publisher,
+  type QosProfile,
+  type RosGraph,
+  type Subscription,
+} from './graph.js';
 import type { TriggerResponse } from './messages.js';
 
 interface RclPublisher {
@@ -12,7 +20,12 @@ interface RclNode {
   createSubscription(type: string, topic: string, options: { qos: unknown }, callback: (m: unknown) => void): unknown;
   destroySubscription(subscription: unknown): void;
   createPublisher(type: string, topic: string, options: { qos: unknown }): RclPublisher;
-  createService(type: string, name: string, options: object, callback: (request: unknown, response: { template: TriggerResponse; send(r: TriggerResponse): void }) => void): unknown;
+  createService(
+    type: string,
+    name: string,
+    options: object,
+    callback: (request: unknown, response: { template: TriggerResponse; send(r: TriggerResponse): void }) => void,
+  ): unknown;
   declareParameter(parameter: unknown): unknown;
   addOnSetParametersCallback(callback: (parameters: { name: string; value: unknown }[]) => { successful: boolean; reason: string }): void;
   spin(): void;
@@ -41,14 +54,16 @@ export function rclnodejsHowTo(distro = process.env.ROS_DISTRO): string {
 
 /** Loads rclnodejs, or throws Ros2Unavailable with one line saying exactly what is missing. */
 export async function loadRclnodejs(): Promise<Rclnodejs> {
-  if (!process.env.ROS_DISTRO) throw new Ros2Unavailable(`ROS 2 is not sourced (ROS_DISTRO is unset) and rclnodejs needs it: ${rclnodejsHowTo()}`);
+  if (!process.env.ROS_DISTRO)
+    throw new Ros2Unavailable(`ROS 2 is not sourced (ROS_DISTRO is unset) and rclnodejs needs it: ${rclnodejsHowTo()}`);
   const specifier = 'rclnodejs'; // computed, so bundlers and the dependency check do not resolve it
   try {
     const mod = (await import(specifier)) as { default?: Rclnodejs } & Rclnodejs;
     return mod.default ?? mod;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ERR_MODULE_NOT_FOUND' ? 'rclnodejs is not installed' : `rclnodejs does not load (${(err as Error).message.split('\n')[0]})`;
+    const why =
+      code === 'ERR_MODULE_NOT_FOUND' ? 'rclnodejs is not installed' : `rclnodejs does not load (${(err as Error).message.split('\n')[0]})`;
     throw new Ros2Unavailable(`${why}: ${rclnodejsHowTo()}`, { cause: err });
   }
 }
@@ -92,7 +107,9 @@ export class RclnodejsGraph implements RosGraph {
   }
 
   subscribe<T>(type: string, topic: string, qos: QosProfile, onMessage: (message: T) => void): Subscription {
-    const sub = this.node.createSubscription(interfaceName(type, 'msg'), resolveName(this.nodeName, topic), { qos: this.qos(qos) }, (m) => onMessage(m as T));
+    const sub = this.node.createSubscription(interfaceName(type, 'msg'), resolveName(this.nodeName, topic), { qos: this.qos(qos) }, (m) =>
+      onMessage(m as T),
+    );
     return { close: () => this.node.destroySubscription(sub) };
   }
 
@@ -113,7 +130,12 @@ export class RclnodejsGraph implements RosGraph {
   actionClient<G>(type: string, name: string): GoalSender<G> {
     const client = new this.rcl.ActionClient(this.node, interfaceName(type, 'action'), resolveName(this.nodeName, name));
     // A goal the server refuses or never answers must not stop the control loop: log and go on.
-    return { sendGoal: (goal) => void client.sendGoal(goal).catch((err: unknown) => process.stderr.write(`zetta ros2: gripper goal failed: ${(err as Error).message}\n`)) };
+    return {
+      sendGoal: (goal) =>
+        void client
+          .sendGoal(goal)
+          .catch((err: unknown) => process.stderr.write(`zetta ros2: gripper goal failed: ${(err as Error).message}\n`)),
+    };
   }
 
   declareParameter(name: string, value: number, onSet: ParameterCheck): void {

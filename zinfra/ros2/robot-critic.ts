@@ -24,7 +24,12 @@ export function robotFeatureSchema(world: FeatureSchema): FeatureSchema {
   return Object.freeze({ world: 'ros2', features: Object.freeze(world.features.filter((f) => f.provenance === 'observed')) });
 }
 
-export function openRobotGovernance(spec: string, features: FeatureSchema, workspace: { min: readonly number[]; max: readonly number[] } | undefined, controlHz: number): RobotGovernance {
+export function openRobotGovernance(
+  spec: string,
+  features: FeatureSchema,
+  workspace: { min: readonly number[]; max: readonly number[] } | undefined,
+  controlHz: number,
+): RobotGovernance {
   const box = workspace ?? DEFAULT_WORKSPACE;
   const min: [number, number, number] = [box.min[0]!, box.min[1]!, box.min[2]!];
   const max: [number, number, number] = [box.max[0]!, box.max[1]!, box.max[2]!];

@@ -11,7 +11,14 @@ import type { Ros2Config } from './config.js';
 import type { QosProfile, RosGraph } from './graph.js';
 import { INPUT_TYPES, type JointState, type Pose, type PoseArray, type PoseStamped, type TFMessage } from './messages.js';
 import { TfChain } from './tf-chain.js';
-import { compressedToRgb, rawToRgb, resizeWithPad, type CompressedImageMessage, type RawImageMessage, type RgbImage } from './camera-image.js';
+import {
+  compressedToRgb,
+  rawToRgb,
+  resizeWithPad,
+  type CompressedImageMessage,
+  type RawImageMessage,
+  type RgbImage,
+} from './camera-image.js';
 
 /** Called with every input message as it arrives (the recorder's tap). */
 export type InputTap = (topic: string, type: string, message: unknown) => void;
@@ -59,7 +66,8 @@ export class RobotInputs {
   /** What the object poses are this episode (a scene whose objects differ from the config's). Not per step. */
   setObjects(names: readonly string[], prompt: string): void {
     this.objectNames = names;
-    if (this.objects.length !== names.length * OBJECT_POSE_DIM) this.objects = this.obs.objects = new Float32Array(names.length * OBJECT_POSE_DIM);
+    if (this.objects.length !== names.length * OBJECT_POSE_DIM)
+      this.objects = this.obs.objects = new Float32Array(names.length * OBJECT_POSE_DIM);
     this.obs.prompt = prompt;
     this.objectsAt = -Infinity;
   }
@@ -76,7 +84,8 @@ export class RobotInputs {
     on<JointState>(INPUT_TYPES.jointState, inputs.joint_state.topic, (m) => {
       if (gripperTopic === undefined || gripperTopic === inputs.joint_state.topic) this.takeFingers(m);
     });
-    if (gripperTopic !== undefined && gripperTopic !== inputs.joint_state.topic) on<JointState>(INPUT_TYPES.jointState, gripperTopic, (m) => this.takeFingers(m));
+    if (gripperTopic !== undefined && gripperTopic !== inputs.joint_state.topic)
+      on<JointState>(INPUT_TYPES.jointState, gripperTopic, (m) => this.takeFingers(m));
     const pose = inputs.ee_pose;
     if (pose.type === INPUT_TYPES.pose) on<PoseStamped>(pose.type, pose.topic, (m) => this.takePose(m.pose));
     else {
@@ -154,7 +163,6 @@ export class RobotInputs {
     }
     this.objectsAt = this.clock.now();
   }
-
 }
 
 /** The frame as the policy takes it; a frame that cannot be read keeps the last good one and says why. */

@@ -139,7 +139,12 @@ export class Ros2Node {
     governance.critic?.reset();
     governance.envelope.reset();
     this.watchdog.begin(clock.now());
-    const path = start.recordPath === undefined ? (config.recording.enabled ? `${config.recording.dir}/${this.episodeLabel}.mcap` : null) : start.recordPath;
+    const path =
+      start.recordPath === undefined
+        ? config.recording.enabled
+          ? `${config.recording.dir}/${this.episodeLabel}.mcap`
+          : null
+        : start.recordPath;
     this.recorder = path ? await BagRecorder.create(path, this.metadata()) : null;
   }
 
@@ -256,7 +261,9 @@ export class Ros2Node {
       proposed: c.proposed && c.fromChunk ? Array.from(c.proposed) : null,
       sent: Array.from(sent),
       source: c.source,
-      ...(described ? { proposals: described.proposals.map((p) => ({ ruleId: p.ruleId, proposal: p.proposal })), decision: described.decision } : {}),
+      ...(described
+        ? { proposals: described.proposals.map((p) => ({ ruleId: p.ruleId, proposal: p.proposal })), decision: described.decision }
+        : {}),
     });
   }
 
@@ -296,6 +303,14 @@ export class Ros2Node {
 
   private metadata(): Record<string, string> {
     const { config, policyLabel, governance, instruction } = this.options;
-    return { episode: this.episodeLabel, task: config.task.id, instruction, policy: policyLabel, critic: governance.label, control_hz: String(config.control_hz), timing: this.options.timing };
+    return {
+      episode: this.episodeLabel,
+      task: config.task.id,
+      instruction,
+      policy: policyLabel,
+      critic: governance.label,
+      control_hz: String(config.control_hz),
+      timing: this.options.timing,
+    };
   }
 }

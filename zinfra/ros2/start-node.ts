@@ -44,11 +44,15 @@ export async function prepareNode(config: Ros2Config): Promise<PreparedNode> {
   } catch (err) {
     throw new Ros2ConfigError(`task.id: ${(err as Error).message}`);
   }
-  if (!world.perception) throw new Ros2ConfigError(`task.world: the world "${world.name}" declares no robot perception, so its tasks cannot run on a robot`);
+  if (!world.perception)
+    throw new Ros2ConfigError(`task.world: the world "${world.name}" declares no robot perception, so its tasks cannot run on a robot`);
   const names = config.inputs.objects?.names;
   if (names) {
     const missing = world.perception.goalObjects(config.task.id).filter((o) => !names.includes(o));
-    if (missing.length) throw new Ros2ConfigError(`inputs.objects.names: the goal of ${config.task.id} names ${missing.join(', ')}, which are not among ${names.join(', ')}`);
+    if (missing.length)
+      throw new Ros2ConfigError(
+        `inputs.objects.names: the goal of ${config.task.id} names ${missing.join(', ')}, which are not among ${names.join(', ')}`,
+      );
   }
   const governance = openRobotGovernance(config.critic, world.features, config.safety.workspace, config.control_hz);
   return { world, instruction: config.task.instruction ?? task.instruction, governance };
@@ -66,7 +70,12 @@ export async function startRos2Node(config: Ros2Config, options: StartOptions = 
   }
   const clock = options.clock ?? wallClock;
   const node = new Ros2Node({
-    config, graph, clock, policy, governance, timing: 'realtime',
+    config,
+    graph,
+    clock,
+    policy,
+    governance,
+    timing: 'realtime',
     policyLabel: config.policy,
     encoder: config.policy_input === 'libero' ? liberoEncoder() : world.policyEncoder(),
     features: world.perception!.features(), // prepareNode refused a world without one

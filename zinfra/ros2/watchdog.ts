@@ -25,7 +25,9 @@ export class Watchdog {
   /** True when the state is too old to act on; sets the reason. */
   stateTooOld(ageMs: number): boolean {
     if (!(ageMs > this.staleStateMs)) return false;
-    this.reason = Number.isFinite(ageMs) ? `robot state ${Math.round(ageMs)} ms old (limit ${this.staleStateMs} ms)` : 'no robot state received yet';
+    this.reason = Number.isFinite(ageMs)
+      ? `robot state ${Math.round(ageMs)} ms old (limit ${this.staleStateMs} ms)`
+      : 'no robot state received yet';
     this.trips++;
     return true;
   }

@@ -69,7 +69,17 @@ interface InFlight {
 }
 
 export class ActionPipeline {
-  readonly stats: PipelineStats = { requests: 0, chunksUsed: 0, staleChunks: 0, lateChunks: 0, holds: 0, skippedActions: 0, alignedActions: 0, failedRequests: 0, waitMs: 0 };
+  readonly stats: PipelineStats = {
+    requests: 0,
+    chunksUsed: 0,
+    staleChunks: 0,
+    lateChunks: 0,
+    holds: 0,
+    skippedActions: 0,
+    alignedActions: 0,
+    failedRequests: 0,
+    waitMs: 0,
+  };
   private readonly queue: Float32Array;
   private readonly hold: Float32Array;
   private head = 0;

@@ -10,7 +10,12 @@ import { STEP_ABORT, STEP_HOLD, STEP_RECOVERY, STEP_REENTER, type CriticRuntime 
 /** The action pipeline as the step sees it. */
 export interface AskPolicy {
   /** This step's action; `fresh` drops the queued chunk first; `align` places a chunk asked for now. */
-  next(obs: EnvObservation, step: number, fresh: boolean, align?: ChunkAligner): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
+  next(
+    obs: EnvObservation,
+    step: number,
+    fresh: boolean,
+    align?: ChunkAligner,
+  ): Promise<{ action: Float32Array; source: 'chunk' | 'hold' }>;
   /** The next call asks the policy for a fresh chunk (none queued, none in flight). */
   chunkDue(): boolean;
 }

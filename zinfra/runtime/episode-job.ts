@@ -22,14 +22,19 @@ export function runJob(slot: EpisodeSlot, policy: Policy, plan: EvaluationPlan, 
   const { env, encoder } = slot;
   const critic = slot.criticFor(job.task);
   const runOnce = () =>
-    runEpisode(env, policy, { task: job.task, seed: job.seed, perturbation: plan.perturbation }, {
-      executeSteps: plan.executeSteps,
-      recordPath: recordPathFor(plan, job),
-      policyLabel: plan.policy,
-      critic,
-      criticLabel: criticLabel(critic),
-      toPolicyObservation: (obs, task) => encoder.encode(obs, task),
-    });
+    runEpisode(
+      env,
+      policy,
+      { task: job.task, seed: job.seed, perturbation: plan.perturbation },
+      {
+        executeSteps: plan.executeSteps,
+        recordPath: recordPathFor(plan, job),
+        policyLabel: plan.policy,
+        critic,
+        criticLabel: criticLabel(critic),
+        toPolicyObservation: (obs, task) => encoder.encode(obs, task),
+      },
+    );
   return withInfraRetries(policy, plan.infraRetries ?? DEFAULT_INFRA_RETRIES, runOnce);
 }
 

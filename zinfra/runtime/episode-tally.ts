@@ -22,7 +22,13 @@ export class EpisodeTally implements StepObserver {
    * One executed step: its source, what env.step received, what the policy proposed (null when it
    * was not asked), whether that came from a chunk, and the milestones reached so far after it.
    */
-  count(source: ActionSource, sent: ArrayLike<number>, proposed: ArrayLike<number> | null, fromChunk: boolean, milestones: readonly string[]): void {
+  count(
+    source: ActionSource,
+    sent: ArrayLike<number>,
+    proposed: ArrayLike<number> | null,
+    fromChunk: boolean,
+    milestones: readonly string[],
+  ): void {
     if (source === 'hold') this.holds++;
     else if (source === 'recovery') this.recoveryActions++;
     else {

@@ -41,4 +41,3 @@ export function planJobs(plan: EvaluationPlan): EpisodeJob[] {
 export function recordPathFor(plan: EvaluationPlan, job: EpisodeJob): string | undefined {
   return plan.recordDir ? join(plan.recordDir, job.task.replace('/', '__'), `${job.seed}.mcap`) : undefined;
 }
-

@@ -20,7 +20,11 @@ interface Reconnecting {
   ready(timeoutMs: number): Promise<void>;
 }
 
-export async function withInfraRetries(policy: Policy, maxRetries: number, runOnce: () => Promise<EpisodeOutcome>): Promise<RetriedOutcome> {
+export async function withInfraRetries(
+  policy: Policy,
+  maxRetries: number,
+  runOnce: () => Promise<EpisodeOutcome>,
+): Promise<RetriedOutcome> {
   let retries = 0;
   for (;;) {
     const outcome = await runOnce();

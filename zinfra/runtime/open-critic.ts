@@ -41,7 +41,9 @@ export function openCritic(plan: CriticPlan | undefined, world: World): CriticRu
   const { position, rotation } = world.action.scale;
   // The critic's command features and tools speak LIBERO's scale; a world with another would be misread.
   if (position !== TRANS_SCALE_M || rotation !== ROT_SCALE_RAD) {
-    throw new Error(`world "${world.name}" scales actions to ${position} m and ${rotation} rad per step; the critic needs ${TRANS_SCALE_M} m and ${ROT_SCALE_RAD} rad`);
+    throw new Error(
+      `world "${world.name}" scales actions to ${position} m and ${rotation} rad per step; the critic needs ${TRANS_SCALE_M} m and ${ROT_SCALE_RAD} rad`,
+    );
   }
   const privileged = plan.privileged && world.authorizesPrivileged;
   const bundle = loadBundle(plan.bundle, { layout: layoutFor(world.features), privileged });

@@ -49,11 +49,16 @@ export async function runRollouts(
   options: RolloutOptions,
   collect: (outcome: EpisodeOutcome, job: EpisodeJob) => void,
 ): Promise<RolloutStats> {
-  if (import.meta.url.endsWith('.ts')) throw new Error('rollout workers need the built package (npm run build); use one worker and one env from sources');
+  if (import.meta.url.endsWith('.ts'))
+    throw new Error('rollout workers need the built package (npm run build); use one worker and one env from sources');
   const dir = mkdtempSync(join(tmpdir(), 'zetta-rollout-'));
   const hosted = options.hostPolicy ?? (REMOTE.test(plan.policy) ? undefined : await openPolicy(plan.policy));
   const server = hosted
-    ? await PolicyServer.start(hosted, { bind: `ipc://${join(dir, 'policy.sock')}`, maxBatch: options.maxBatch ?? 32, maxWaitMs: options.maxWaitMs ?? 2 })
+    ? await PolicyServer.start(hosted, {
+        bind: `ipc://${join(dir, 'policy.sock')}`,
+        maxBatch: options.maxBatch ?? 32,
+        maxWaitMs: options.maxWaitMs ?? 2,
+      })
     : undefined;
   const workerPlan: EvaluationPlan = { ...plan, policy: server?.endpoint ?? plan.policy };
   const order = new LongestFirstJobs(jobs);
@@ -75,7 +80,11 @@ export async function runRollouts(
       ),
     );
     const s = server?.scheduler.stats;
-    return { batches: s?.batches ?? 0, meanBatchSize: s?.batches ? s.batchedRequests / s.batches : Number.NaN, ...(saturated ? { saturated } : {}) };
+    return {
+      batches: s?.batches ?? 0,
+      meanBatchSize: s?.batches ? s.batchedRequests / s.batches : Number.NaN,
+      ...(saturated ? { saturated } : {}),
+    };
   } finally {
     await server?.close();
     if (hosted && !options.hostPolicy) await hosted.close();

@@ -100,8 +100,22 @@ export async function runEpisode(env: Env, policy: Policy, spec: EpisodeSpec, op
   const pipeline = new ActionPipeline(
     async (obs) => (await policy.infer([obs]))[0]!.actions,
     timing.mode === 'lockstep'
-      ? { actionDim: envSpec.actionDim, executeSteps: options.executeSteps, prefetchThreshold: 0, merge: 'replace', deadlineMs: Infinity, mode: 'lockstep' }
-      : { actionDim: envSpec.actionDim, executeSteps: options.executeSteps, prefetchThreshold: timing.prefetchThreshold, merge: timing.merge, deadlineMs: timing.deadlineMs, mode: 'realtime' },
+      ? {
+          actionDim: envSpec.actionDim,
+          executeSteps: options.executeSteps,
+          prefetchThreshold: 0,
+          merge: 'replace',
+          deadlineMs: Infinity,
+          mode: 'lockstep',
+        }
+      : {
+          actionDim: envSpec.actionDim,
+          executeSteps: options.executeSteps,
+          prefetchThreshold: timing.prefetchThreshold,
+          merge: timing.merge,
+          deadlineMs: timing.deadlineMs,
+          mode: 'realtime',
+        },
   );
   pipeline.begin();
   const tick = timing.mode === 'realtime' ? pacer(1000 / envSpec.controlHz) : undefined;
@@ -209,10 +223,29 @@ function stepObservers(tally: EpisodeTally, options: RunEpisodeOptions): StepObs
 /** An episode the infrastructure ended before its first step. */
 function unstartedOutcome(spec: EpisodeSpec, infraFailure: string, wallMs: number): EpisodeOutcome {
   return {
-    task: spec.task, seed: spec.seed, success: false, steps: 0, milestones: [], infraFailure, physicsDivergence: false,
-    policyActions: 0, unmodifiedPolicyActions: 0, recoveryActions: 0, milestonesDuringRecovery: 0, wallMs,
-    holdActions: 0, policyCalls: 0, policyWaitMs: 0, lateChunks: 0, resetDigest: '', recordPath: null,
-    recoveries: 0, envelopeHits: 0, firings: {}, programStarts: {}, aborted: false,
+    task: spec.task,
+    seed: spec.seed,
+    success: false,
+    steps: 0,
+    milestones: [],
+    infraFailure,
+    physicsDivergence: false,
+    policyActions: 0,
+    unmodifiedPolicyActions: 0,
+    recoveryActions: 0,
+    milestonesDuringRecovery: 0,
+    wallMs,
+    holdActions: 0,
+    policyCalls: 0,
+    policyWaitMs: 0,
+    lateChunks: 0,
+    resetDigest: '',
+    recordPath: null,
+    recoveries: 0,
+    envelopeHits: 0,
+    firings: {},
+    programStarts: {},
+    aborted: false,
   };
 }
 
@@ -225,7 +258,8 @@ function unstartedOutcome(spec: EpisodeSpec, infraFailure: string, wallMs: numbe
 export function classifyFailure(err: unknown): 'infra' | 'policy' | 'physics' | 'bug' {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'NON_FINITE_ACTIONS') return 'policy';
-  if (err instanceof PolicyUnavailable || err instanceof DeadlineExceeded || err instanceof Overloaded || err instanceof ClientClosed) return 'infra';
+  if (err instanceof PolicyUnavailable || err instanceof DeadlineExceeded || err instanceof Overloaded || err instanceof ClientClosed)
+    return 'infra';
   if (err instanceof RemoteError && err.code !== 'INVALID_OBSERVATION') return 'infra';
   if (err instanceof SimUnavailable) return 'infra';
   if (err instanceof SimPhysicsError) return 'physics';

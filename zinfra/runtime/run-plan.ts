@@ -22,7 +22,11 @@ export interface EvaluationOptions {
 }
 
 /** Runs a plan's episodes and calls `collect` once per job, in any order; the aggregate is evaluate()'s. */
-export type EpisodeExecutor = (plan: EvaluationPlan, jobs: readonly EpisodeJob[], collect: (outcome: EpisodeOutcome, job: EpisodeJob) => void) => Promise<void>;
+export type EpisodeExecutor = (
+  plan: EvaluationPlan,
+  jobs: readonly EpisodeJob[],
+  collect: (outcome: EpisodeOutcome, job: EpisodeJob) => void,
+) => Promise<void>;
 
 export interface PlanRun {
   /** In plan order. */
@@ -46,11 +50,22 @@ export async function runPlan(plan: EvaluationPlan, options: EvaluationOptions):
   let rollout: RolloutStats | undefined;
   if (options.executor) await options.executor(plan, jobs, collect);
   else if (workers === 1 && envsPerWorker === 1) await runInThisThread(plan, jobs, collect, options.hostPolicy);
-  else rollout = await runRollouts(plan, jobs, { workers, envsPerWorker, ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}) }, collect);
+  else
+    rollout = await runRollouts(
+      plan,
+      jobs,
+      { workers, envsPerWorker, ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}) },
+      collect,
+    );
   return { outcomes, wallMs: performance.now() - started, rollout };
 }
 
-async function runInThisThread(plan: EvaluationPlan, jobs: EpisodeJob[], collect: (o: EpisodeOutcome, j: EpisodeJob) => void, hosted?: Policy): Promise<void> {
+async function runInThisThread(
+  plan: EvaluationPlan,
+  jobs: EpisodeJob[],
+  collect: (o: EpisodeOutcome, j: EpisodeJob) => void,
+  hosted?: Policy,
+): Promise<void> {
   const world = await loadWorld(plan.world);
   const slot = await openSlot(world, plan);
   const policy = hosted ?? (await openPolicy(plan.policy));

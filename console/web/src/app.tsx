@@ -17,7 +17,10 @@ import { SkillPage } from './pages/skill';
 import { SkillsPage } from './pages/skills';
 import { href, useRoute, type Route } from './router';
 
-type SessionState = { readonly status: 'checking' } | { readonly status: 'signed-out' } | { readonly status: 'signed-in'; readonly session: Session };
+type SessionState =
+  | { readonly status: 'checking' }
+  | { readonly status: 'signed-out' }
+  | { readonly status: 'signed-in'; readonly session: Session };
 
 export function App() {
   const [state, setState] = useState<SessionState>({ status: 'checking' });
@@ -48,7 +51,12 @@ export function App() {
     }
   };
 
-  if (state.status === 'checking') return <main class="page"><p class="muted">Checking the session…</p></main>;
+  if (state.status === 'checking')
+    return (
+      <main class="page">
+        <p class="muted">Checking the session…</p>
+      </main>
+    );
   if (state.status === 'signed-out') return <LoginPage onSignedIn={signIn} />;
   const { session } = state;
   return (

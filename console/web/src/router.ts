@@ -16,7 +16,10 @@ export type Route =
 export function parseHash(hash: string): Route {
   const raw = hash.replace(/^#/, '') || '/overview';
   const [pathPart = '', queryPart = ''] = raw.split('?', 2);
-  const parts = pathPart.split('/').filter((p) => p !== '').map(safeDecode);
+  const parts = pathPart
+    .split('/')
+    .filter((p) => p !== '')
+    .map(safeDecode);
   const query = new URLSearchParams(queryPart);
   const [first, second, third, fourth, fifth] = parts;
   if (parts.length === 0 || (first === 'overview' && parts.length === 1)) return { page: 'overview' };
@@ -59,7 +62,8 @@ export const href = {
   overview: () => '#/overview',
   campaigns: () => '#/campaigns',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
-  candidate: (id: string, generation: number, k: number | string) => `#/campaigns/${encodeURIComponent(id)}/candidates/${generation}/${encodeURIComponent(String(k))}`,
+  candidate: (id: string, generation: number, k: number | string) =>
+    `#/campaigns/${encodeURIComponent(id)}/candidates/${generation}/${encodeURIComponent(String(k))}`,
   episode: (path: string) => `#/episode?${new URLSearchParams({ path }).toString()}`,
   skills: () => '#/skills',
   skill: (id: string) => `#/skills/${encodeURIComponent(id)}`,

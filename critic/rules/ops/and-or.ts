@@ -38,7 +38,11 @@ export function andOrOp<Sub extends AnyCondition>(): OpDef<AndOrCondition<Sub>, 
     lookBack: () => null,
     // A nested and/or is parenthesized, so "a and (b or c)" reads as it evaluates.
     describe: (c, k) => c.args.map((a) => (a.op === 'and' || a.op === 'or' ? `(${k.text(a)})` : k.text(a))).join(` ${c.op} `),
-    naive: (c, k) => combine(c.op, c.args.map((a) => k.check(a))),
+    naive: (c, k) =>
+      combine(
+        c.op,
+        c.args.map((a) => k.check(a)),
+      ),
   };
 }
 

@@ -32,12 +32,18 @@ const ROWS: { readonly [K in ComparisonOp]: ComparisonRow } = {
 /** The reference test and margin (truth.ts: ≤ 0 holding), written out as a first implementation would. */
 function naiveCompare(op: ComparisonOp, x: number, t: number): NaiveVerdict {
   switch (op) {
-    case 'lt': return { state: x < t ? 'true' : 'false', margin: x - t };
-    case 'le': return { state: x <= t ? 'true' : 'false', margin: x - t };
-    case 'gt': return { state: x > t ? 'true' : 'false', margin: t - x };
-    case 'ge': return { state: x >= t ? 'true' : 'false', margin: t - x };
-    case 'eq': return { state: x === t ? 'true' : 'false', margin: Math.abs(x - t) };
-    case 'ne': return { state: x !== t ? 'true' : 'false', margin: -Math.abs(x - t) };
+    case 'lt':
+      return { state: x < t ? 'true' : 'false', margin: x - t };
+    case 'le':
+      return { state: x <= t ? 'true' : 'false', margin: x - t };
+    case 'gt':
+      return { state: x > t ? 'true' : 'false', margin: t - x };
+    case 'ge':
+      return { state: x >= t ? 'true' : 'false', margin: t - x };
+    case 'eq':
+      return { state: x === t ? 'true' : 'false', margin: Math.abs(x - t) };
+    case 'ne':
+      return { state: x !== t ? 'true' : 'false', margin: -Math.abs(x - t) };
   }
 }
 

@@ -13,7 +13,8 @@ export interface TrendCondition {
 }
 
 export const trendOp: OpDef<TrendCondition> = {
-  schema: (k) => k.z.strictObject({ op: k.z.enum(['rising', 'falling']), feature: k.feature, window: k.window, by: k.z.number().min(0).optional() }),
+  schema: (k) =>
+    k.z.strictObject({ op: k.z.enum(['rising', 'falling']), feature: k.feature, window: k.window, by: k.z.number().min(0).optional() }),
   children: () => [],
   compile: (c, k) => k.temporal(trend(k.feature(c.feature), c.window, c.by ?? 0, c.op === 'rising', k.reg)),
   table: {
@@ -22,7 +23,8 @@ export const trendOp: OpDef<TrendCondition> = {
     plan: (c, k) => k.trend(c.feature, c.window, c.by ?? 0, c.op === 'rising'),
   },
   lookBack: (c) => c.window,
-  describe: (c) => `${c.feature} ${c.op === 'rising' ? 'rises' : 'falls'}${c.by !== undefined ? ` by more than ${String(c.by)}` : ''} over ${String(c.window)} steps`,
+  describe: (c) =>
+    `${c.feature} ${c.op === 'rising' ? 'rises' : 'falls'}${c.by !== undefined ? ` by more than ${String(c.by)}` : ''} over ${String(c.window)} steps`,
   naive: (c, k) => {
     const h = k.recent(c, k.value(c.feature), c.window + 1);
     const last = h[h.length - 1]!;

@@ -35,7 +35,9 @@ function layOut(s: Slices, plan: TablePlan): Headers {
   const reg: Registers = { tv: s.u8(plan.nOperands), mg: s.f64(plan.nOperands), gv: s.u8(new Uint8Array(n).fill(TRUE)) };
   const comparisons = layComparisons(s, reg, plan.comparisons);
   const logic = layLogic(s, reg, plan.logic);
-  const stagnant = layStagnant(s, reg, plan.stagnant), trend = layTrend(s, reg, plan.trend), windows = layWindows(s, reg, plan.windows);
+  const stagnant = layStagnant(s, reg, plan.stagnant),
+    trend = layTrend(s, reg, plan.trend),
+    windows = layWindows(s, reg, plan.windows);
   const ruleNodes = layRuleNodes(s, plan.nodesOf, { stagnant, trend, window: windows });
   const guards = layGuards(s, reg, n, plan.guards, ruleNodes);
   return { comparisons, logic, stagnant, trend, windows, ruleNodes, guards, rules: layRules(s, reg, plan.rows) };
@@ -44,7 +46,8 @@ function layOut(s: Slices, plan: TablePlan): Headers {
 /** The plan as a table; `rules` are the same rules compiled to closures (for the rules the table
  * does not take, and for a set that does not fit the arenas). */
 export function assemble(plan: TablePlan, rules: readonly CompiledRule[]): RuleTable {
-  const l = lease(), s = new Slices(l);
+  const l = lease(),
+    s = new Slices(l);
   const h = layOut(s, plan);
   if (!s.fits) {
     releaseAll(l);
@@ -58,9 +61,15 @@ export function assemble(plan: TablePlan, rules: readonly CompiledRule[]): RuleT
 
 /** The table over its laid-out headers: each step runs the phases in order (see table.ts). */
 function phases(h: Headers, plan: TablePlan, rules: readonly CompiledRule[]): RuleTable {
-  const n = rules.length, generic = rules.filter((_, i) => plan.rows[i]!.root < 0), proposal = rules.map((r) => r.proposal);
-  const nGuarded = plan.guards.length, nPure = plan.nPureLogic, nLogic = plan.logic.length;
-  const nSt = plan.stagnant.length, nTr = plan.trend.length, nW = plan.windows.length;
+  const n = rules.length,
+    generic = rules.filter((_, i) => plan.rows[i]!.root < 0),
+    proposal = rules.map((r) => r.proposal);
+  const nGuarded = plan.guards.length,
+    nPure = plan.nPureLogic,
+    nLogic = plan.logic.length;
+  const nSt = plan.stagnant.length,
+    nTr = plan.trend.length,
+    nW = plan.windows.length;
   const { status, margins, nanRules } = ruleResults(h.rules);
   let seq = 0;
   return {

@@ -4,7 +4,8 @@ import { RULE_FIRED, RULE_UNKNOWN, type CompiledRule } from '../compiled-rule.js
 import type { RuleTable, TableResult } from './types.js';
 
 export function closuresOnly(rules: readonly CompiledRule[]): RuleTable {
-  const status = new Uint8Array(rules.length), margins = new Float64Array(rules.length).fill(Number.NaN);
+  const status = new Uint8Array(rules.length),
+    margins = new Float64Array(rules.length).fill(Number.NaN);
   const nanRules = new Int32Array(rules.length);
   return {
     size: rules.length,
@@ -13,7 +14,8 @@ export function closuresOnly(rules: readonly CompiledRule[]): RuleTable {
     nanRules,
     tableRules: 0,
     evaluate(v: Float64Array, r: TableResult): void {
-      let count = 0, nan = 0;
+      let count = 0,
+        nan = 0;
       for (let i = 0; i < rules.length; i++) {
         const rule = rules[i]!;
         const s = rule.step(v);

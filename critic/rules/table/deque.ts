@@ -8,11 +8,18 @@ const F64 = new Float64Array(F64_BUFFER);
 const I32 = new Int32Array(I32_BUFFER);
 
 /** Record fields: values at (F64), steps at (F64), capacity, head, size. */
-const D_VALS = 0, D_SEQS = 1, D_CAP = 2, D_HEAD = 3, D_SIZE = 4, D_REC = 5;
+const D_VALS = 0,
+  D_SEQS = 1,
+  D_CAP = 2,
+  D_HEAD = 3,
+  D_SIZE = 4,
+  D_REC = 5;
 
 /** Allocates a deque per capacity (window + 1); the record offset of each. */
 export function layDeques(s: Slices, caps: readonly number[]): number[] {
-  const vals = s.pool('f64', caps), seqs = s.pool('f64', caps), recs = s.i32(D_REC * caps.length);
+  const vals = s.pool('f64', caps),
+    seqs = s.pool('f64', caps),
+    recs = s.i32(D_REC * caps.length);
   if (!s.fits) return caps.map(() => 0);
   return caps.map((cap, d) => {
     const rec = recs + D_REC * d;
@@ -30,8 +37,10 @@ export function dqClear(rec: number): void {
 
 /** Deque `rec`: drops values observed before step `minSeq`. */
 export function dqExpire(rec: number, minSeq: number): void {
-  const seqs = I32[rec + D_SEQS]!, cap = I32[rec + D_CAP]!;
-  let head = I32[rec + D_HEAD]!, size = I32[rec + D_SIZE]!;
+  const seqs = I32[rec + D_SEQS]!,
+    cap = I32[rec + D_CAP]!;
+  let head = I32[rec + D_HEAD]!,
+    size = I32[rec + D_SIZE]!;
   while (size > 0 && F64[seqs + head]! < minSeq) {
     head = head + 1 === cap ? 0 : head + 1;
     size--;
@@ -42,7 +51,9 @@ export function dqExpire(rec: number, minSeq: number): void {
 
 /** Deque `rec`: adds `x` observed at step `seq`, dropping values not above it (never the max again). */
 export function dqPush(rec: number, seq: number, x: number): void {
-  const vals = I32[rec + D_VALS]!, cap = I32[rec + D_CAP]!, head = I32[rec + D_HEAD]!;
+  const vals = I32[rec + D_VALS]!,
+    cap = I32[rec + D_CAP]!,
+    head = I32[rec + D_HEAD]!;
   let size = I32[rec + D_SIZE]!;
   while (size > 0) {
     let last = head + size - 1;

@@ -8,7 +8,9 @@ import type { Registers } from './types.js';
 const I32 = new Int32Array(I32_BUFFER);
 const U8 = new Uint8Array(U8_BUFFER);
 
-const FALSE = 0, TRUE = 1, UNKNOWN = 2; // truth.ts's, local: see storage.ts
+const FALSE = 0,
+  TRUE = 1,
+  UNKNOWN = 2; // truth.ts's, local: see storage.ts
 
 /** Rule `rule`'s guards, as the operands of their comparisons. */
 export interface GuardList {
@@ -19,7 +21,15 @@ export interface GuardList {
 // Header: guarded rules, their rule indices, where each one's operands start, the operands; per
 // rule whether it was active on the last step; the rules' node lists (rule-nodes.ts); the number
 // of rules; then the registers.
-const H_NG = 0, H_GD = 1, H_GS = 2, H_GA = 3, H_AC = 4, H_RN = 5, H_N = 6, H_TV = 7, H_GV = 8;
+const H_NG = 0,
+  H_GD = 1,
+  H_GS = 2,
+  H_GA = 3,
+  H_AC = 4,
+  H_RN = 5,
+  H_N = 6,
+  H_TV = 7,
+  H_GV = 8;
 const H_SIZE = 9;
 
 /** Lays the guards of `n` rules out; `ruleNodes`: the header of their node lists. The offset of
@@ -40,7 +50,13 @@ export function layGuards(s: Slices, reg: Registers, n: number, guards: readonly
 
 /** This step's guard verdicts, in Kleene logic (FALSE wins, then UNKNOWN). */
 export function evalGuards(h: number): void {
-  const NG = I32[h + H_NG]!, GS = I32[h + H_GS]!, GA = I32[h + H_GA]!, GD = I32[h + H_GD]!, TV = I32[h + H_TV]!, GV = I32[h + H_GV]!, AC = I32[h + H_AC]!;
+  const NG = I32[h + H_NG]!,
+    GS = I32[h + H_GS]!,
+    GA = I32[h + H_GA]!,
+    GD = I32[h + H_GD]!,
+    TV = I32[h + H_TV]!,
+    GV = I32[h + H_GV]!,
+    AC = I32[h + H_AC]!;
   for (let k = 0; k < NG; k++) {
     let g: number = TRUE;
     for (let j = I32[GS + k]!, e = I32[GS + k + 1]!; j < e; j++) {
@@ -60,7 +76,9 @@ export function evalGuards(h: number): void {
 
 /** Start of an episode: no rule was active, and every verdict reads TRUE until its guards say. */
 export function resetGuards(h: number): void {
-  const n = I32[h + H_N]!, AC = I32[h + H_AC]!, GV = I32[h + H_GV]!;
+  const n = I32[h + H_N]!,
+    AC = I32[h + H_AC]!,
+    GV = I32[h + H_GV]!;
   U8.fill(0, AC, AC + n);
   U8.fill(TRUE, GV, GV + n);
 }

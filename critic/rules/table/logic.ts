@@ -7,8 +7,12 @@ const F64 = new Float64Array(F64_BUFFER);
 const I32 = new Int32Array(I32_BUFFER);
 const U8 = new Uint8Array(U8_BUFFER);
 
-const FALSE = 0, TRUE = 1, UNKNOWN = 2; // truth.ts's, local: see storage.ts
-const AND = 0, OR = 1, NOT = 2;
+const FALSE = 0,
+  TRUE = 1,
+  UNKNOWN = 2; // truth.ts's, local: see storage.ts
+const AND = 0,
+  OR = 1,
+  NOT = 2;
 
 /** and / or / not of rule `rule` over operands `args`, written to operand `out`. */
 export interface LogicNode {
@@ -20,7 +24,14 @@ export interface LogicNode {
 
 // Header: per node its kind, rule, output operand, where its arguments start (in BA), and the
 // registers.
-const H_BK = 0, H_BR = 1, H_BO = 2, H_BS = 3, H_BA = 4, H_GV = 5, H_TV = 6, H_MG = 7;
+const H_BK = 0,
+  H_BR = 1,
+  H_BO = 2,
+  H_BS = 3,
+  H_BA = 4,
+  H_GV = 5,
+  H_TV = 6,
+  H_MG = 7;
 const H_SIZE = 8;
 
 const KIND = { and: AND, or: OR, not: NOT } as const;
@@ -41,12 +52,23 @@ export function layLogic(s: Slices, reg: Registers, nodes: readonly LogicNode[])
 
 /** Nodes [from, to): margins max (and) / min (or) / negated (not) of their arguments'. */
 export function evalLogic(h: number, from: number, to: number): void {
-  const BR = I32[h + H_BR]!, BO = I32[h + H_BO]!, BK = I32[h + H_BK]!, BS = I32[h + H_BS]!, BA = I32[h + H_BA]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
+  const BR = I32[h + H_BR]!,
+    BO = I32[h + H_BO]!,
+    BK = I32[h + H_BK]!,
+    BS = I32[h + H_BS]!,
+    BA = I32[h + H_BA]!,
+    GV = I32[h + H_GV]!,
+    TV = I32[h + H_TV]!,
+    MG = I32[h + H_MG]!;
   for (let k = from; k < to; k++) {
     if (U8[GV + I32[BR + k]!] !== TRUE) continue;
-    const o = I32[BO + k]!, kind = U8[BK + k]!, j = BA + I32[BS + k]!, e = BA + I32[BS + k + 1]!;
+    const o = I32[BO + k]!,
+      kind = U8[BK + k]!,
+      j = BA + I32[BS + k]!,
+      e = BA + I32[BS + k + 1]!;
     if (kind === NOT) {
-      const a = I32[j]!, s = U8[TV + a]!;
+      const a = I32[j]!,
+        s = U8[TV + a]!;
       U8[TV + o] = s === UNKNOWN ? UNKNOWN : s ^ 1;
       F64[MG + o] = -F64[MG + a]!; // NaN stays NaN
     } else if (kind === AND) and(o, j, e, TV, MG);
@@ -59,9 +81,13 @@ export function evalLogic(h: number, from: number, to: number): void {
 
 /** FALSE if any part is, else UNKNOWN if any part is; margin the largest. */
 function and(o: number, from: number, to: number, TV: number, MG: number): void {
-  let m = -Infinity, nFalse = 0, nUnknown = 0;
+  let m = -Infinity,
+    nFalse = 0,
+    nUnknown = 0;
   for (let j = from; j < to; j++) {
-    const a = I32[j]!, s = U8[TV + a]!, x = F64[MG + a]!;
+    const a = I32[j]!,
+      s = U8[TV + a]!,
+      x = F64[MG + a]!;
     nUnknown += s >> 1;
     nFalse += +(s === FALSE);
     m = x > m ? x : m;
@@ -76,9 +102,13 @@ function and(o: number, from: number, to: number, TV: number, MG: number): void 
 
 /** TRUE if any part is, else UNKNOWN if any part is; margin the smallest. */
 function or(o: number, from: number, to: number, TV: number, MG: number): void {
-  let m = Infinity, nTrue = 0, nUnknown = 0;
+  let m = Infinity,
+    nTrue = 0,
+    nUnknown = 0;
   for (let j = from; j < to; j++) {
-    const a = I32[j]!, s = U8[TV + a]!, x = F64[MG + a]!;
+    const a = I32[j]!,
+      s = U8[TV + a]!,
+      x = F64[MG + a]!;
     nUnknown += s >> 1;
     nTrue += s & 1;
     m = x < m ? x : m;

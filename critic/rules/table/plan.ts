@@ -39,8 +39,11 @@ export function planTable(file: RuleFile, layout: FeatureLayout): TablePlan {
   const slotOf: SlotOf = (name) => layout.index(name);
   const b = new NodeBuilder(collectComparisons(specs, eligible, slotOf), specs.length, slotOf);
   const roots = specs.map((s, i) => (eligible[i] ? b.operand(s.when, i).o : -1));
-  const guards = specs.flatMap((s, i) => (eligible[i] && s.guards.length > 0 ? [{ rule: i, args: s.guards.map((g) => b.comparison(g)) }] : []));
-  const stagnant = grouped(b.stagnant, stagnantGroup), windows = grouped(b.windows, windowGroup);
+  const guards = specs.flatMap((s, i) =>
+    eligible[i] && s.guards.length > 0 ? [{ rule: i, args: s.guards.map((g) => b.comparison(g)) }] : [],
+  );
+  const stagnant = grouped(b.stagnant, stagnantGroup),
+    windows = grouped(b.windows, windowGroup);
   for (const nodes of b.nodesOf) {
     // Renumbered: ids index the kind's nodes in their grouped order.
     for (const x of nodes) x.id = x.kind === 'stagnant' ? stagnant.id[x.id]! : x.kind === 'window' ? windows.id[x.id]! : x.id;
@@ -121,9 +124,16 @@ class NodeBuilder {
       slotOf: this.slotOf,
       operand: (sub) => this.operand(sub, rule),
       comparison: (l) => ({ o: this.index.get(comparisonKey(l))!, temporal: false }),
-      stagnant: (feature, win, eps) => this.temporal(rule, 'stagnant', this.stagnant.push({ slot: this.slotOf(feature), win, eps, out: this.nextOperand, rule })),
-      trend: (feature, win, by, rising) => this.temporal(rule, 'trend', this.trend.push({ slot: this.slotOf(feature), win, by, sign: rising ? 1 : -1, out: this.nextOperand, rule })),
-      window: (sub, win, always) => this.temporal(rule, 'window', this.windows.push({ sub: sub.o, win, always, out: this.nextOperand, rule })),
+      stagnant: (feature, win, eps) =>
+        this.temporal(rule, 'stagnant', this.stagnant.push({ slot: this.slotOf(feature), win, eps, out: this.nextOperand, rule })),
+      trend: (feature, win, by, rising) =>
+        this.temporal(
+          rule,
+          'trend',
+          this.trend.push({ slot: this.slotOf(feature), win, by, sign: rising ? 1 : -1, out: this.nextOperand, rule }),
+        ),
+      window: (sub, win, always) =>
+        this.temporal(rule, 'window', this.windows.push({ sub: sub.o, win, always, out: this.nextOperand, rule })),
       logic: (op, args) => this.logic(op, args, rule),
     };
   }

@@ -37,8 +37,18 @@ export function mark(at: number, bit: number, on: number): number {
  * at I32[mp] (0: rescan), after `y` (= sign · value) was written at ring position `head`; the
  * maximum. A newcomer `>=` the maximum replaces it; a maximum that left the ring is rescanned.
  */
-export function ringMax(mx: number, mp: number, y: number, vals: number, head: number, count: number, window: number, sign: number): number {
-  const here = head + 1, at = I32[mp]!;
+export function ringMax(
+  mx: number,
+  mp: number,
+  y: number,
+  vals: number,
+  head: number,
+  count: number,
+  window: number,
+  sign: number,
+): number {
+  const here = head + 1,
+    at = I32[mp]!;
   if (at === 0 || at === here) {
     F64[mx] = scanTop(vals, head, count, window, sign);
     I32[mp] = scanAt;
@@ -53,7 +63,8 @@ export function ringMax(mx: number, mp: number, y: number, vals: number, head: n
  * position `head`; NaN values are never picked. Leaves the position + 1 in scanAt. */
 function scanTop(vals: number, head: number, count: number, window: number, sign: number): number {
   const top = vals + head + window;
-  let best = -Infinity, at = -1;
+  let best = -Infinity,
+    at = -1;
   for (let j = 0; j < count; j++) {
     const x = sign * F64[top - j]!;
     if (x > best) {
@@ -69,7 +80,8 @@ function scanTop(vals: number, head: number, count: number, window: number, sign
  * position), starts from the newest known value, and stops at an older NaN. `rel`: top's index in
  * the doubled ring. */
 export function scanExact(top: number, count: number, rel: number, window: number, um: number): number {
-  let best = -Infinity, found = false;
+  let best = -Infinity,
+    found = false;
   for (let j = 0; j < count; j++) {
     const p = rel - j >= window ? rel - j - window : rel - j;
     if ((um >>> p) & 1) continue;

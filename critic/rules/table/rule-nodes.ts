@@ -16,16 +16,27 @@ export interface RuleNode {
   id: number;
 }
 
-const K_STAGNANT = 0, K_TREND = 1, K_WINDOW = 2;
+const K_STAGNANT = 0,
+  K_TREND = 1,
+  K_WINDOW = 2;
 const KIND = { stagnant: K_STAGNANT, trend: K_TREND, window: K_WINDOW } as const;
 
 // Header: where each rule's nodes start, their kinds and ids; the headers of the three kinds.
-const H_NS = 0, H_NK = 1, H_NI = 2, H_HS = 3, H_HT = 4, H_HW = 5;
+const H_NS = 0,
+  H_NK = 1,
+  H_NI = 2,
+  H_HS = 3,
+  H_HT = 4,
+  H_HW = 5;
 const H_SIZE = 6;
 
 /** Lays out every rule's nodes (`nodesOf[i]`: rule i's), given the kinds' headers; the offset of
  * the header. */
-export function layRuleNodes(s: Slices, nodesOf: readonly (readonly RuleNode[])[], kinds: { stagnant: number; trend: number; window: number }): number {
+export function layRuleNodes(
+  s: Slices,
+  nodesOf: readonly (readonly RuleNode[])[],
+  kinds: { stagnant: number; trend: number; window: number },
+): number {
   const hv: number[] = new Array(H_SIZE).fill(0);
   hv[H_NS] = s.i32(prefix(nodesOf.map((x) => x.length)));
   hv[H_NK] = s.u8(nodesOf.flat().map((x) => KIND[x.kind]));
@@ -38,9 +49,12 @@ export function layRuleNodes(s: Slices, nodesOf: readonly (readonly RuleNode[])[
 
 /** Rule i's temporal nodes start over. */
 export function clearRuleNodes(h: number, i: number): void {
-  const NS = I32[h + H_NS]!, NK = I32[h + H_NK]!, NI = I32[h + H_NI]!;
+  const NS = I32[h + H_NS]!,
+    NK = I32[h + H_NK]!,
+    NI = I32[h + H_NI]!;
   for (let j = I32[NS + i]!, e = I32[NS + i + 1]!; j < e; j++) {
-    const id = I32[NI + j]!, kind = U8[NK + j]!;
+    const id = I32[NI + j]!,
+      kind = U8[NK + j]!;
     if (kind === K_STAGNANT) clearStagnant(I32[h + H_HS]!, id);
     else if (kind === K_TREND) clearTrend(I32[h + H_HT]!, id);
     else clearWindow(I32[h + H_HW]!, id);

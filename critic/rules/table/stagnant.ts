@@ -10,7 +10,9 @@ const F64 = new Float64Array(F64_BUFFER);
 const I32 = new Int32Array(I32_BUFFER);
 const U8 = new Uint8Array(U8_BUFFER);
 
-const FALSE = 0, TRUE = 1, UNKNOWN = 2; // truth.ts's, local: see storage.ts
+const FALSE = 0,
+  TRUE = 1,
+  UNKNOWN = 2; // truth.ts's, local: see storage.ts
 
 /** stagnant(feature slot, window, eps) of rule `rule`, written to operand `out`. */
 export interface StagnantNode {
@@ -28,16 +30,37 @@ export const stagnantGroup = (x: StagnantNode): number => (x.win <= SCAN_MAX ? 0
 // ring of NaN flags, head, count, NaN count (small: NaN bit mask), max and min deques; (small)
 // the doubled value ring, the number of small nodes, max(x) and max(−x) and their ring positions + 1
 // (0: rescan); then the registers.
-const H_NST = 0, H_SSL = 1, H_SW = 2, H_SE = 3, H_SO = 4, H_SR = 5, H_SB = 6, H_SH = 7, H_SC = 8, H_SN = 9, H_SHI = 10, H_SLO = 11;
-const H_SV = 12, H_NSS = 13, H_SMX = 14, H_SMP = 15, H_GV = 16, H_TV = 17, H_MG = 18;
+const H_NST = 0,
+  H_SSL = 1,
+  H_SW = 2,
+  H_SE = 3,
+  H_SO = 4,
+  H_SR = 5,
+  H_SB = 6,
+  H_SH = 7,
+  H_SC = 8,
+  H_SN = 9,
+  H_SHI = 10,
+  H_SLO = 11;
+const H_SV = 12,
+  H_NSS = 13,
+  H_SMX = 14,
+  H_SMP = 15,
+  H_GV = 16,
+  H_TV = 17,
+  H_MG = 18;
 const H_SIZE = 19;
 
 /** Lays the nodes (grouped by stagnantGroup) out in the arenas; the offset of their header. */
 export function layStagnant(s: Slices, reg: Registers, nodes: readonly StagnantNode[]): number {
-  const n = nodes.length, small = nodes.map((x) => x.win <= SCAN_MAX);
+  const n = nodes.length,
+    small = nodes.map((x) => x.win <= SCAN_MAX);
   /** A deque per long window (its record offset), −1 for a small one. */
   const deques = () => {
-    const recs = layDeques(s, nodes.filter((_, k) => !small[k]).map((x) => x.win + 1));
+    const recs = layDeques(
+      s,
+      nodes.filter((_, k) => !small[k]).map((x) => x.win + 1),
+    );
     let d = 0;
     return small.map((isSmall) => (isSmall ? -1 : recs[d++]!));
   };
@@ -48,13 +71,23 @@ export function layStagnant(s: Slices, reg: Registers, nodes: readonly StagnantN
   hv[H_SE] = s.f64(nodes.map((x) => x.eps));
   hv[H_SO] = s.i32(nodes.map((x) => x.out));
   hv[H_SR] = s.i32(nodes.map((x) => x.rule));
-  hv[H_SB] = s.i32(s.pool('u8', nodes.map((x, k) => (small[k] ? 0 : x.win))));
+  hv[H_SB] = s.i32(
+    s.pool(
+      'u8',
+      nodes.map((x, k) => (small[k] ? 0 : x.win)),
+    ),
+  );
   hv[H_SH] = s.i32(n);
   hv[H_SC] = s.i32(n);
   hv[H_SN] = s.i32(n);
   hv[H_SHI] = s.i32(deques());
   hv[H_SLO] = s.i32(deques());
-  hv[H_SV] = s.i32(s.pool('f64', nodes.map((x, k) => (small[k] ? 2 * x.win : 0))));
+  hv[H_SV] = s.i32(
+    s.pool(
+      'f64',
+      nodes.map((x, k) => (small[k] ? 2 * x.win : 0)),
+    ),
+  );
   hv[H_NSS] = small.filter(Boolean).length;
   hv[H_SMX] = s.f64(2 * n);
   hv[H_SMP] = s.i32(2 * n);
@@ -73,17 +106,35 @@ export function evalStagnant(h: number, v: Float64Array, seq: number): void {
 /** Small windows: the values in a doubled ring, NaN positions as a bit mask (SN), and max(x),
  * max(−x) with their positions, kept while the window is NaN-free (see ring.ts). */
 function evalSmall(h: number, v: Float64Array): void {
-  const NSS = I32[h + H_NSS]!, SV = I32[h + H_SV]!, SMX = I32[h + H_SMX]!, SMP = I32[h + H_SMP]!, SR = I32[h + H_SR]!, SSL = I32[h + H_SSL]!, SW = I32[h + H_SW]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SO = I32[h + H_SO]!, SE = I32[h + H_SE]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
+  const NSS = I32[h + H_NSS]!,
+    SV = I32[h + H_SV]!,
+    SMX = I32[h + H_SMX]!,
+    SMP = I32[h + H_SMP]!,
+    SR = I32[h + H_SR]!,
+    SSL = I32[h + H_SSL]!,
+    SW = I32[h + H_SW]!,
+    SH = I32[h + H_SH]!,
+    SC = I32[h + H_SC]!,
+    SN = I32[h + H_SN]!,
+    SO = I32[h + H_SO]!,
+    SE = I32[h + H_SE]!,
+    GV = I32[h + H_GV]!,
+    TV = I32[h + H_TV]!,
+    MG = I32[h + H_MG]!;
   for (let k = 0; k < NSS; k++) {
     if (U8[GV + I32[SR + k]!] !== TRUE) continue;
-    const x = v[I32[SSL + k]!]!, window = I32[SW + k]!, vals = I32[SV + k]!, head = I32[SH + k]!;
+    const x = v[I32[SSL + k]!]!,
+      window = I32[SW + k]!,
+      vals = I32[SV + k]!,
+      head = I32[SH + k]!;
     const count = I32[SC + k]! + +(I32[SC + k]! < window);
     const nanMask = mark(SN + k, 1 << head, +(x !== x));
     F64[vals + head] = x;
     F64[vals + head + window] = x;
     I32[SH + k] = wrap(head + 1, window);
     I32[SC + k] = count;
-    const o = I32[SO + k]!, mp = SMP + 2 * k;
+    const o = I32[SO + k]!,
+      mp = SMP + 2 * k;
     if (nanMask !== 0) {
       I32[mp] = I32[mp + 1] = 0;
       U8[TV + o] = UNKNOWN;
@@ -98,11 +149,30 @@ function evalSmall(h: number, v: Float64Array): void {
 
 /** Longer windows: a ring of NaN flags with their count, and deques of x and −x. */
 function evalLarge(h: number, v: Float64Array, seq: number): void {
-  const NSS = I32[h + H_NSS]!, NST = I32[h + H_NST]!, SR = I32[h + H_SR]!, SSL = I32[h + H_SSL]!, SW = I32[h + H_SW]!, SB = I32[h + H_SB]!, SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!, SO = I32[h + H_SO]!, SE = I32[h + H_SE]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
+  const NSS = I32[h + H_NSS]!,
+    NST = I32[h + H_NST]!,
+    SR = I32[h + H_SR]!,
+    SSL = I32[h + H_SSL]!,
+    SW = I32[h + H_SW]!,
+    SB = I32[h + H_SB]!,
+    SH = I32[h + H_SH]!,
+    SC = I32[h + H_SC]!,
+    SN = I32[h + H_SN]!,
+    SHI = I32[h + H_SHI]!,
+    SLO = I32[h + H_SLO]!,
+    SO = I32[h + H_SO]!,
+    SE = I32[h + H_SE]!,
+    GV = I32[h + H_GV]!,
+    TV = I32[h + H_TV]!,
+    MG = I32[h + H_MG]!;
   for (let k = NSS; k < NST; k++) {
     if (U8[GV + I32[SR + k]!] !== TRUE) continue;
-    const x = v[I32[SSL + k]!]!, window = I32[SW + k]!, base = I32[SB + k]!;
-    let head = I32[SH + k]!, count = I32[SC + k]!, nans = I32[SN + k]!;
+    const x = v[I32[SSL + k]!]!,
+      window = I32[SW + k]!,
+      base = I32[SB + k]!;
+    let head = I32[SH + k]!,
+      count = I32[SC + k]!,
+      nans = I32[SN + k]!;
     if (count === window) nans -= U8[base + head]!;
     else count++;
     const nan = +(x !== x);
@@ -112,7 +182,8 @@ function evalLarge(h: number, v: Float64Array, seq: number): void {
     I32[SH + k] = head;
     I32[SC + k] = count;
     I32[SN + k] = nans;
-    const hi = I32[SHI + k]!, lo = I32[SLO + k]!;
+    const hi = I32[SHI + k]!,
+      lo = I32[SLO + k]!;
     dqExpire(hi, seq - window + 1);
     dqExpire(lo, seq - window + 1);
     if (nan === 0) {
@@ -140,9 +211,15 @@ function verdict(tvAt: number, mgAt: number, filling: boolean, m: number): void 
 
 /** Node `k` starts over (its rule's guard stopped holding, or an episode starts). */
 export function clearStagnant(h: number, k: number): void {
-  const SH = I32[h + H_SH]!, SC = I32[h + H_SC]!, SN = I32[h + H_SN]!, SMP = I32[h + H_SMP]!, SHI = I32[h + H_SHI]!, SLO = I32[h + H_SLO]!;
+  const SH = I32[h + H_SH]!,
+    SC = I32[h + H_SC]!,
+    SN = I32[h + H_SN]!,
+    SMP = I32[h + H_SMP]!,
+    SHI = I32[h + H_SHI]!,
+    SLO = I32[h + H_SLO]!;
   I32[SH + k] = I32[SC + k] = I32[SN + k] = I32[SMP + 2 * k] = I32[SMP + 2 * k + 1] = 0;
-  const hi = I32[SHI + k]!, lo = I32[SLO + k]!;
+  const hi = I32[SHI + k]!,
+    lo = I32[SLO + k]!;
   if (hi >= 0) {
     dqClear(hi);
     dqClear(lo);

@@ -65,8 +65,17 @@ export class Slices {
 }
 
 /** The result arrays of a table, as views of its slices (a caller may keep them; see assemble.ts). */
-export function resultViews(status: number, margins: number, nanRules: number, n: number): { status: Uint8Array; margins: Float64Array; nanRules: Int32Array } {
-  return { status: U8.subarray(status, status + n), margins: F64.subarray(margins, margins + n), nanRules: I32.subarray(nanRules, nanRules + n) };
+export function resultViews(
+  status: number,
+  margins: number,
+  nanRules: number,
+  n: number,
+): { status: Uint8Array; margins: Float64Array; nanRules: Int32Array } {
+  return {
+    status: U8.subarray(status, status + n),
+    margins: F64.subarray(margins, margins + n),
+    nanRules: I32.subarray(nanRules, nanRules + n),
+  };
 }
 
 /** Running sums from 0: the start of each of `sizes`' ranges, then the end of the last. */

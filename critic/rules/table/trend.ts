@@ -9,7 +9,9 @@ const F64 = new Float64Array(F64_BUFFER);
 const I32 = new Int32Array(I32_BUFFER);
 const U8 = new Uint8Array(U8_BUFFER);
 
-const FALSE = 0, TRUE = 1, UNKNOWN = 2; // truth.ts's, local: see storage.ts
+const FALSE = 0,
+  TRUE = 1,
+  UNKNOWN = 2; // truth.ts's, local: see storage.ts
 
 /** rising (sign 1) / falling (sign −1) of a feature slot over `win` steps by `by`, of rule `rule`,
  * written to operand `out`. */
@@ -24,7 +26,19 @@ export interface TrendNode {
 
 // Header: node count; per node its slot, ring size (window + 1), by, sign, output operand, rule;
 // state: its ring of values (F64), head and count; then the registers.
-const H_NTR = 0, H_TSL = 1, H_TSZ = 2, H_TBY = 3, H_TSG = 4, H_TO = 5, H_TRL = 6, H_TB = 7, H_TH = 8, H_TC = 9, H_GV = 10, H_TV = 11, H_MG = 12;
+const H_NTR = 0,
+  H_TSL = 1,
+  H_TSZ = 2,
+  H_TBY = 3,
+  H_TSG = 4,
+  H_TO = 5,
+  H_TRL = 6,
+  H_TB = 7,
+  H_TH = 8,
+  H_TC = 9,
+  H_GV = 10,
+  H_TV = 11,
+  H_MG = 12;
 const H_SIZE = 13;
 
 /** Lays the nodes out in the arenas; the offset of their header. */
@@ -37,7 +51,12 @@ export function layTrend(s: Slices, reg: Registers, nodes: readonly TrendNode[])
   hv[H_TSG] = s.f64(nodes.map((x) => x.sign));
   hv[H_TO] = s.i32(nodes.map((x) => x.out));
   hv[H_TRL] = s.i32(nodes.map((x) => x.rule));
-  hv[H_TB] = s.i32(s.pool('f64', nodes.map((x) => x.win + 1)));
+  hv[H_TB] = s.i32(
+    s.pool(
+      'f64',
+      nodes.map((x) => x.win + 1),
+    ),
+  );
   hv[H_TH] = s.i32(nodes.length);
   hv[H_TC] = s.i32(nodes.length);
   hv[H_GV] = reg.gv;
@@ -48,11 +67,26 @@ export function layTrend(s: Slices, reg: Registers, nodes: readonly TrendNode[])
 
 /** Every trend node of an active rule advances one step. */
 export function evalTrend(h: number, v: Float64Array): void {
-  const NTR = I32[h + H_NTR]!, TRL = I32[h + H_TRL]!, TSL = I32[h + H_TSL]!, TSZ = I32[h + H_TSZ]!, TB = I32[h + H_TB]!, TH = I32[h + H_TH]!, TC = I32[h + H_TC]!, TO = I32[h + H_TO]!, TBY = I32[h + H_TBY]!, TSG = I32[h + H_TSG]!, GV = I32[h + H_GV]!, TV = I32[h + H_TV]!, MG = I32[h + H_MG]!;
+  const NTR = I32[h + H_NTR]!,
+    TRL = I32[h + H_TRL]!,
+    TSL = I32[h + H_TSL]!,
+    TSZ = I32[h + H_TSZ]!,
+    TB = I32[h + H_TB]!,
+    TH = I32[h + H_TH]!,
+    TC = I32[h + H_TC]!,
+    TO = I32[h + H_TO]!,
+    TBY = I32[h + H_TBY]!,
+    TSG = I32[h + H_TSG]!,
+    GV = I32[h + H_GV]!,
+    TV = I32[h + H_TV]!,
+    MG = I32[h + H_MG]!;
   for (let k = 0; k < NTR; k++) {
     if (U8[GV + I32[TRL + k]!] !== TRUE) continue;
-    const x = v[I32[TSL + k]!]!, size = I32[TSZ + k]!, base = I32[TB + k]!;
-    let head = I32[TH + k]!, count = I32[TC + k]!;
+    const x = v[I32[TSL + k]!]!,
+      size = I32[TSZ + k]!,
+      base = I32[TB + k]!;
+    let head = I32[TH + k]!,
+      count = I32[TC + k]!;
     F64[base + head] = x;
     head = wrap(head + 1, size);
     if (count < size) count++;
@@ -76,6 +110,7 @@ export function evalTrend(h: number, v: Float64Array): void {
 
 /** Node `k` starts over (its rule's guard stopped holding, or an episode starts). */
 export function clearTrend(h: number, k: number): void {
-  const TH = I32[h + H_TH]!, TC = I32[h + H_TC]!;
+  const TH = I32[h + H_TH]!,
+    TC = I32[h + H_TC]!;
   I32[TH + k] = I32[TC + k] = 0;
 }

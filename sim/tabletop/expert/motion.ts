@@ -60,7 +60,10 @@ export function handDistance(world: World, t: Target): { planar: number; vertica
 export function graspYaw(world: World, body: number, cube: boolean, currentYaw: number): number {
   if (!cube) return currentYaw;
   const x = world.xquat;
-  const yaw = Math.atan2(2 * (x[4 * body]! * x[4 * body + 3]! + x[4 * body + 1]! * x[4 * body + 2]!), 1 - 2 * (x[4 * body + 2]! ** 2 + x[4 * body + 3]! ** 2));
+  const yaw = Math.atan2(
+    2 * (x[4 * body]! * x[4 * body + 3]! + x[4 * body + 1]! * x[4 * body + 2]!),
+    1 - 2 * (x[4 * body + 2]! ** 2 + x[4 * body + 3]! ** 2),
+  );
   const quarter = Math.PI / 2;
   // Nearest of yaw + kπ/2 to the hand's current yaw: the shortest turn.
   return yaw + quarter * Math.round((currentYaw - yaw) / quarter);

@@ -45,13 +45,24 @@ function graspPhases(world: World, obj: MovableRef): Phase[] {
         const yaw = remember(ctx, 'yaw', graspYaw(world, obj.body, cube, handYaw(ctx)));
         Object.assign(t, { x: body(ctx, obj.body, 0), y: body(ctx, obj.body, 1), z: HOVER, yaw, grip: -1, speed: 0.8 });
       },
-      done: (ctx, t) => handDistance(world, t).planar < 0.008 && handDistance(world, t).vertical < 0.03 && yawClose(ctx, t.yaw) && world.fingerOpening() > 0.034,
+      done: (ctx, t) =>
+        handDistance(world, t).planar < 0.008 &&
+        handDistance(world, t).vertical < 0.03 &&
+        yawClose(ctx, t.yaw) &&
+        world.fingerOpening() > 0.034,
     },
     {
       name: 'descend',
       budget: 40,
       target(ctx, t) {
-        Object.assign(t, { x: body(ctx, obj.body, 0), y: body(ctx, obj.body, 1), z: graspZ(ctx), yaw: recall(ctx, 'yaw', 0), grip: -1, speed: 0.5 });
+        Object.assign(t, {
+          x: body(ctx, obj.body, 0),
+          y: body(ctx, obj.body, 1),
+          z: graspZ(ctx),
+          yaw: recall(ctx, 'yaw', 0),
+          grip: -1,
+          speed: 0.5,
+        });
       },
       done: (_ctx, t) => handDistance(world, t).vertical < 0.005 && handDistance(world, t).planar < 0.006,
     },
@@ -59,7 +70,14 @@ function graspPhases(world: World, obj: MovableRef): Phase[] {
       name: 'squeeze',
       budget: 20,
       target(ctx, t) {
-        Object.assign(t, { x: body(ctx, obj.body, 0), y: body(ctx, obj.body, 1), z: graspZ(ctx), yaw: recall(ctx, 'yaw', 0), grip: 1, speed: 0.2 });
+        Object.assign(t, {
+          x: body(ctx, obj.body, 0),
+          y: body(ctx, obj.body, 1),
+          z: graspZ(ctx),
+          yaw: recall(ctx, 'yaw', 0),
+          grip: 1,
+          speed: 0.2,
+        });
       },
       done: (ctx) => world.grasped(obj) && ctx.stepsInPhase >= 6,
     },
@@ -132,7 +150,14 @@ function liftUp(obj: MovableRef): Phase {
     name: 'hold_up',
     budget: 40,
     target(ctx, t) {
-      Object.assign(t, { x: hand(ctx, 0), y: hand(ctx, 1), z: obj.spec.halfHeight + UP_HEIGHT + 0.04 - recall(ctx, 'hold_dz', 0), yaw: recall(ctx, 'yaw', 0), grip: 1, speed: 0.5 });
+      Object.assign(t, {
+        x: hand(ctx, 0),
+        y: hand(ctx, 1),
+        z: obj.spec.halfHeight + UP_HEIGHT + 0.04 - recall(ctx, 'hold_dz', 0),
+        yaw: recall(ctx, 'yaw', 0),
+        grip: 1,
+        speed: 0.5,
+      });
     },
     done: () => false,
     failed: (ctx) => !ctx.world.grasped(obj),
@@ -222,7 +247,15 @@ function pressPhases(world: World, button: string): Phase[] {
     {
       name: 'push_down',
       budget: 40,
-      target: (ctx, t) => Object.assign(t, { x: body(ctx, f.body, 0), y: body(ctx, f.body, 1), z: capTop + GRIPPER.fingertipDrop - BUTTON.travel, yaw: 0, grip: 1, speed: 0.4 }),
+      target: (ctx, t) =>
+        Object.assign(t, {
+          x: body(ctx, f.body, 0),
+          y: body(ctx, f.body, 1),
+          z: capTop + GRIPPER.fingertipDrop - BUTTON.travel,
+          yaw: 0,
+          grip: 1,
+          speed: 0.4,
+        }),
       done: () => world.latchedButtons.has(button),
     },
     {

@@ -31,21 +31,62 @@ const CHILDREN: Record<string, readonly string[]> = {
 
 /** Numeric attributes and how many numbers each takes (a list means any of these counts). */
 const ARITY: Record<string, readonly number[]> = {
-  pos: [3], quat: [4], euler: [3], axis: [3], rgba: [4], friction: [1, 2, 3], solref: [2], solimp: [3, 5],
-  range: [2], ctrlrange: [2], forcerange: [2], polycoef: [5], gravity: [3], fromto: [6], dir: [3],
-  diffuse: [3], mass: [1], timestep: [1], impratio: [1], kp: [1], dampratio: [1], damping: [1],
-  stiffness: [1], springref: [1], frictionloss: [1], armature: [1], condim: [1], gravcomp: [1],
-  iterations: [1], num: [1], contype: [1], conaffinity: [1], priority: [1], margin: [1], gap: [1],
+  pos: [3],
+  quat: [4],
+  euler: [3],
+  axis: [3],
+  rgba: [4],
+  friction: [1, 2, 3],
+  solref: [2],
+  solimp: [3, 5],
+  range: [2],
+  ctrlrange: [2],
+  forcerange: [2],
+  polycoef: [5],
+  gravity: [3],
+  fromto: [6],
+  dir: [3],
+  diffuse: [3],
+  mass: [1],
+  timestep: [1],
+  impratio: [1],
+  kp: [1],
+  dampratio: [1],
+  damping: [1],
+  stiffness: [1],
+  springref: [1],
+  frictionloss: [1],
+  armature: [1],
+  condim: [1],
+  gravcomp: [1],
+  iterations: [1],
+  num: [1],
+  contype: [1],
+  conaffinity: [1],
+  priority: [1],
+  margin: [1],
+  gap: [1],
 };
 
 const GEOM_SIZE_ARITY: Record<string, readonly number[]> = {
-  box: [3], sphere: [1], cylinder: [2], capsule: [1, 2], plane: [3], ellipsoid: [3],
+  box: [3],
+  sphere: [1],
+  cylinder: [2],
+  capsule: [1, 2],
+  plane: [3],
+  ellipsoid: [3],
 };
 
 /** name attribute → namespace; references → the namespace they must resolve in. */
 const NAMESPACE: Record<string, string> = {
-  body: 'body', geom: 'geom', joint: 'joint', freejoint: 'joint', site: 'site',
-  position: 'actuator', weld: 'equality', contact: 'sensor',
+  body: 'body',
+  geom: 'geom',
+  joint: 'joint',
+  freejoint: 'joint',
+  site: 'site',
+  position: 'actuator',
+  weld: 'equality',
+  contact: 'sensor',
 };
 const REFERENCES: Record<string, Record<string, string>> = {
   weld: { body1: 'body', body2: 'body' },
@@ -110,7 +151,8 @@ function checkAttrs(node: XmlNode, where: string, parent: XmlNode | null): void 
   const num = (a: string): number[] => numbers(node.attrs[a]) ?? [];
   for (const attr of ['range', 'ctrlrange', 'forcerange']) {
     const [lo, hi] = num(attr);
-    if (lo !== undefined && hi !== undefined && !(lo < hi)) throw new MjcfError(`MJCF ${where}: ${attr} must have lo < hi, got ${lo} ${hi}`);
+    if (lo !== undefined && hi !== undefined && !(lo < hi))
+      throw new MjcfError(`MJCF ${where}: ${attr} must have lo < hi, got ${lo} ${hi}`);
   }
   if (node.tag === 'geom' && parent?.tag !== 'default' && num('size').some((s) => !(s > 0)) && node.attrs.type !== 'plane') {
     throw new MjcfError(`MJCF ${where}: geom sizes must be positive, got "${String(node.attrs.size)}"`);

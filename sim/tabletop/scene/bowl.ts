@@ -21,7 +21,13 @@ export function bowlBody(name: string, x: number, y: number): XmlNode {
     });
   });
   return el('body', { name, pos: [x, y, 0] }, [
-    el('geom', { name: `${name}_base`, type: 'cylinder', pos: [0, 0, BOWL.base / 2], size: [BOWL.innerRadius + BOWL.wall, BOWL.base / 2], rgba }),
+    el('geom', {
+      name: `${name}_base`,
+      type: 'cylinder',
+      pos: [0, 0, BOWL.base / 2],
+      size: [BOWL.innerRadius + BOWL.wall, BOWL.base / 2],
+      rgba,
+    }),
     ...walls,
   ]);
 }

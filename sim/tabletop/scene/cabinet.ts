@@ -25,7 +25,8 @@ export const HANDLE = (name: string): string => `${name}_handle`;
 export function cabinetBody(name: string, x: number, y: number): XmlNode {
   const { depth: d, width: w, height: h, wall: t } = CABINET;
   const rgba = [0.55, 0.38, 0.24, 1];
-  const box = (suffix: string, pos: number[], size: number[]): XmlNode => el('geom', { name: `${name}_${suffix}`, type: 'box', pos, size, rgba });
+  const box = (suffix: string, pos: number[], size: number[]): XmlNode =>
+    el('geom', { name: `${name}_${suffix}`, type: 'box', pos, size, rgba });
   return el('body', { name, pos: [x, y, 0] }, [
     box('side_l', [0, w / 2 - t / 2, h / 2], [d / 2, t / 2, h / 2]),
     box('side_r', [0, -(w / 2 - t / 2), h / 2], [d / 2, t / 2, h / 2]),

@@ -16,7 +16,11 @@ const SPATIAL: TaskDef[] = [
     instruction: 'pick up the red cube on the left and place it in the bowl',
     movables: [RED_1, RED_2],
     fixtures: [BOWL],
-    anchors: [[0.02, 0.14], [0.02, -0.14], [-0.14, 0.0]],
+    anchors: [
+      [0.02, 0.14],
+      [0.02, -0.14],
+      [-0.14, 0.0],
+    ],
     goal: [{ op: 'In', object: 'red_cube_1', target: 'bowl' }],
     stages: [{ kind: 'place', object: 'red_cube_1', target: 'bowl', relation: 'In' }],
   },
@@ -26,7 +30,11 @@ const SPATIAL: TaskDef[] = [
     instruction: 'pick up the red cube on the right and place it on the plate',
     movables: [RED_1, RED_2],
     fixtures: [PLATE],
-    anchors: [[0.06, -0.13], [0.06, 0.1], [-0.14, 0.14]],
+    anchors: [
+      [0.06, -0.13],
+      [0.06, 0.1],
+      [-0.14, 0.14],
+    ],
     goal: [{ op: 'On', object: 'red_cube_1', target: 'plate' }],
     stages: [{ kind: 'place', object: 'red_cube_1', target: 'plate', relation: 'On' }],
   },
@@ -36,7 +44,11 @@ const SPATIAL: TaskDef[] = [
     instruction: 'pick up the red cube in front and place it in the bowl',
     movables: [RED_1, RED_2],
     fixtures: [BOWL],
-    anchors: [[-0.1, -0.08], [0.12, -0.06], [0.0, 0.17]],
+    anchors: [
+      [-0.1, -0.08],
+      [0.12, -0.06],
+      [0.0, 0.17],
+    ],
     goal: [{ op: 'In', object: 'red_cube_1', target: 'bowl' }],
     stages: [{ kind: 'place', object: 'red_cube_1', target: 'bowl', relation: 'In' }],
   },
@@ -50,7 +62,13 @@ const OBJECT_SCENE = {
     { name: 'yellow_cube', shape: 'cube', size: 'small', colour: 'yellow' },
   ],
   fixtures: [BOWL],
-  anchors: [[0.1, -0.15], [0.1, 0.05], [-0.06, -0.18], [-0.06, 0.0], [-0.12, 0.2]],
+  anchors: [
+    [0.1, -0.15],
+    [0.1, 0.05],
+    [-0.06, -0.18],
+    [-0.06, 0.0],
+    [-0.12, 0.2],
+  ],
   shuffleMovables: true,
 } as const satisfies Partial<TaskDef>;
 
@@ -71,13 +89,15 @@ const KITCHEN = {
     { name: 'red_cube', shape: 'cube', size: 'small', colour: 'red' },
     { name: 'green_cube', shape: 'cube', size: 'small', colour: 'green' },
   ],
-  fixtures: [
-    { kind: 'cabinet', name: 'cabinet' },
-    { kind: 'button', name: 'button' },
-    BOWL,
-    PLATE,
+  fixtures: [{ kind: 'cabinet', name: 'cabinet' }, { kind: 'button', name: 'button' }, BOWL, PLATE],
+  anchors: [
+    [-0.12, 0.12],
+    [-0.06, -0.03],
+    [0.32, 0.2],
+    [0.22, -0.26],
+    [0.06, -0.15],
+    [-0.16, -0.22],
   ],
-  anchors: [[-0.12, 0.12], [-0.06, -0.03], [0.32, 0.2], [0.22, -0.26], [0.06, -0.15], [-0.16, -0.22]],
 } as const satisfies Partial<TaskDef>;
 
 function sceneTask(suite: SuiteName, id: string, instruction: string, rest: Pick<TaskDef, 'goal' | 'stages'>): TaskDef {
@@ -109,7 +129,10 @@ const GOAL: TaskDef[] = [
 
 const LONG: TaskDef[] = [
   sceneTask('long', 'red_cube_in_drawer_and_close', 'open the drawer, put the red cube in it and close it', {
-    goal: [{ op: 'In', object: 'red_cube', target: 'cabinet' }, { op: 'Closed', target: 'cabinet' }],
+    goal: [
+      { op: 'In', object: 'red_cube', target: 'cabinet' },
+      { op: 'Closed', target: 'cabinet' },
+    ],
     stages: [
       { kind: 'open', cabinet: 'cabinet' },
       { kind: 'place', object: 'red_cube', target: 'cabinet', relation: 'In' },
@@ -117,14 +140,20 @@ const LONG: TaskDef[] = [
     ],
   }),
   sceneTask('long', 'press_button_then_green_on_plate', 'press the button, then put the green cube on the plate', {
-    goal: [{ op: 'Pressed', target: 'button' }, { op: 'On', object: 'green_cube', target: 'plate' }],
+    goal: [
+      { op: 'Pressed', target: 'button' },
+      { op: 'On', object: 'green_cube', target: 'plate' },
+    ],
     stages: [
       { kind: 'press', button: 'button' },
       { kind: 'place', object: 'green_cube', target: 'plate', relation: 'On' },
     ],
   }),
   sceneTask('long', 'both_cubes_in_bowl', 'put both the red cube and the green cube in the bowl', {
-    goal: [{ op: 'In', object: 'red_cube', target: 'bowl' }, { op: 'In', object: 'green_cube', target: 'bowl' }],
+    goal: [
+      { op: 'In', object: 'red_cube', target: 'bowl' },
+      { op: 'In', object: 'green_cube', target: 'bowl' },
+    ],
     stages: [
       { kind: 'place', object: 'red_cube', target: 'bowl', relation: 'In', offset: [0, 0.03] },
       { kind: 'place', object: 'green_cube', target: 'bowl', relation: 'In', offset: [0, -0.03] },

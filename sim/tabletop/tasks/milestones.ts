@@ -65,7 +65,14 @@ function stageChecks(world: World, s: Stage): Check[] {
         return world.grasped(obj) && Math.hypot(p[3 * obj.body]! - spot[0]!, p[3 * obj.body + 1]! - spot[1]!) < 0.03;
       };
       const released = compilePredicate(world, { op: s.relation, object: s.object, target: s.target });
-      return [() => eefNear(world, obj.body, 0.02, 0.03), () => world.grasped(obj), lifted, transported, () => inRegion(world, obj, place), released];
+      return [
+        () => eefNear(world, obj.body, 0.02, 0.03),
+        () => world.grasped(obj),
+        lifted,
+        transported,
+        () => inRegion(world, obj, place),
+        released,
+      ];
     }
     case 'lift': {
       const obj = world.movable(s.object);
@@ -79,7 +86,9 @@ function stageChecks(world: World, s: Stage): Check[] {
         const p = world.xpos;
         const g = world.gripperBody;
         const hx = p[3 * f.part]! + CABINET.handle.x;
-        return Math.abs(p[3 * g]! - hx) < 0.05 && Math.abs(p[3 * g + 1]! - p[3 * f.part + 1]!) < CABINET.handle.halfLength && p[3 * g + 2]! < 0.1;
+        return (
+          Math.abs(p[3 * g]! - hx) < 0.05 && Math.abs(p[3 * g + 1]! - p[3 * f.part + 1]!) < CABINET.handle.halfLength && p[3 * g + 2]! < 0.1
+        );
       };
       return [handle, () => world.jointTravel(f) > 0.02, compilePredicate(world, { op: 'Open', target: s.cabinet })];
     }
@@ -89,7 +98,10 @@ function stageChecks(world: World, s: Stage): Check[] {
     }
     case 'press': {
       const f = world.fixture(s.button);
-      return [() => eefNear(world, f.part, 0.02, 0.06, 0.04), () => world.latchedButtons.has(s.button) || world.jointTravel(f) >= BUTTON.pressDepth];
+      return [
+        () => eefNear(world, f.part, 0.02, 0.06, 0.04),
+        () => world.latchedButtons.has(s.button) || world.jointTravel(f) >= BUTTON.pressDepth,
+      ];
     }
   }
 }

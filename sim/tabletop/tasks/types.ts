@@ -18,7 +18,13 @@ export type Predicate =
 
 export type Stage =
   /** Pick `object` and put it On/In `target`; `offset` shifts the drop point (two things in one bowl). */
-  | { readonly kind: 'place'; readonly object: string; readonly target: string; readonly relation: 'On' | 'In'; readonly offset?: readonly [number, number] }
+  | {
+      readonly kind: 'place';
+      readonly object: string;
+      readonly target: string;
+      readonly relation: 'On' | 'In';
+      readonly offset?: readonly [number, number];
+    }
   | { readonly kind: 'lift'; readonly object: string }
   | { readonly kind: 'open'; readonly cabinet: string }
   | { readonly kind: 'close'; readonly cabinet: string }

@@ -37,7 +37,12 @@ export class EnvServerProcess {
     const proc = spawn(PYTHON, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const endpoint = await awaitReadyLine(proc, (line) => /^ready (\S+)$/.exec(line)?.[1], 30_000, (why) => new Error(`${path.basename(script)} ${why} before ready:\n${stderr}`));
+    const endpoint = await awaitReadyLine(
+      proc,
+      (line) => /^ready (\S+)$/.exec(line)?.[1],
+      30_000,
+      (why) => new Error(`${path.basename(script)} ${why} before ready:\n${stderr}`),
+    );
     return new EnvServerProcess(proc, endpoint);
   }
 

@@ -8,7 +8,11 @@ export type Answer = Record<string, unknown> | 'stall';
 export type Handler = (request: Record<string, unknown>) => Answer;
 
 export const SPEC = {
-  name: 'toy', suites: { s: ['t'] }, action_dim: 7, control_hz: 20, max_steps: { s: 10 },
+  name: 'toy',
+  suites: { s: ['t'] },
+  action_dim: 7,
+  control_hz: 20,
+  max_steps: { s: 10 },
   observation: { 'observation/state': { dtype: '<f4', shape: [8] }, 'observation/image': { dtype: '|u1', shape: [2, 2, 3] } },
   features: [{ name: 'observed.gap', unit: 'm', kind: 'number', provenance: 'observed', meaning: 'a gap' }],
 };
@@ -23,7 +27,11 @@ export const GOOD: Record<string, () => Record<string, unknown>> = {
 /** A REP env server whose answers the test chooses; unanswered ops get the well-formed reply. */
 export class ScriptedServer {
   readonly requests: Record<string, unknown>[] = [];
-  private constructor(private readonly socket: zmq.Reply, readonly endpoint: string, private readonly handler: Handler) {
+  private constructor(
+    private readonly socket: zmq.Reply,
+    readonly endpoint: string,
+    private readonly handler: Handler,
+  ) {
     void this.serve();
   }
 
@@ -64,4 +72,3 @@ export class ScriptedServer {
     this.socket.close();
   }
 }
-

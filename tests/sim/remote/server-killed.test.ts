@@ -35,7 +35,15 @@ describe.skipIf(missing !== null)(`an env server killed mid-episode${missing ? `
     servers.push(first);
     const restarted = killMidEpisode(first, 1001, 3, servers);
     const result = evaluate(
-      { world: resolveWorld(`${first.zmq}?timeout_ms=5000&reset_timeout_ms=20000`), tasks: ['slide/open'], episodesPerTask: 4, firstSeed: 1000, policy, executeSteps: 2, infraRetries },
+      {
+        world: resolveWorld(`${first.zmq}?timeout_ms=5000&reset_timeout_ms=20000`),
+        tasks: ['slide/open'],
+        episodesPerTask: 4,
+        firstSeed: 1000,
+        policy,
+        executeSteps: 2,
+        infraRetries,
+      },
       { workers: 1 },
     );
     await restarted;

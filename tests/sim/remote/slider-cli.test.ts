@@ -20,7 +20,12 @@ interface EvalReport {
   recoveries: number;
   infra_retries: number;
   critic: string;
-  env: { server: string; world: string; protocol: Record<string, unknown>; privileged_features: { read_by_critic: boolean; declared: string[] } };
+  env: {
+    server: string;
+    world: string;
+    protocol: Record<string, unknown>;
+    privileged_features: { read_by_critic: boolean; declared: string[] };
+  };
 }
 
 describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -33,8 +38,25 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const evalArgs = (bundle: string, out: string) =>
-    ['eval', '--env', server.zmq, '--tasks', 'slide/bump', '--episodes', '3', '--execute-steps', '2', '--policy', policy, '--critic', join(HERE, bundle), '--no-record', '--out', join(dir, out), '--json'];
+  const evalArgs = (bundle: string, out: string) => [
+    'eval',
+    '--env',
+    server.zmq,
+    '--tasks',
+    'slide/bump',
+    '--episodes',
+    '3',
+    '--execute-steps',
+    '2',
+    '--policy',
+    policy,
+    '--critic',
+    join(HERE, bundle),
+    '--no-record',
+    '--out',
+    join(dir, out),
+    '--json',
+  ];
 
   it('a governed eval gets over the bump; the report names the server, its protocol, and that no privileged feature was read', async () => {
     const r = await runZetta(evalArgs('slider-bundle', 'eval'));
@@ -43,7 +65,9 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
     expect(report.tasks['slide/bump']).toMatchObject({ success: 3, episodes: 3, infra_failures: 0 });
     expect(report.recoveries).toBeGreaterThanOrEqual(3);
     expect(report.env).toEqual({
-      server: server.endpoint, world: 'slider', protocol: { trials_per_task: 3, max_steps: { slide: 60 }, control_hz: 20 },
+      server: server.endpoint,
+      world: 'slider',
+      protocol: { trials_per_task: 3, max_steps: { slide: 60 }, control_hz: 20 },
       privileged_features: { read_by_critic: false, declared: ['privileged.blocked', 'privileged.height'] },
     });
     expect(r.stdout).toContain(`env slider at ${server.endpoint}; protocol: trials_per_task 3`);
@@ -51,7 +75,7 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
     expect(JSON.parse(readFileSync(join(dir, 'eval', 'eval.json'), 'utf8')).env.world).toBe('slider');
   });
 
-  it('a bundle that declares privileged features reads the server\'s privileged ones, and the report says so', async () => {
+  it("a bundle that declares privileged features reads the server's privileged ones, and the report says so", async () => {
     const r = await runZetta(evalArgs('slider-privileged-bundle', 'eval-privileged'));
     expect(r.code, r.stderr).toBe(0);
     const report = lastJson(r.stdout) as EvalReport;
@@ -66,19 +90,64 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
     cpSync(join(HERE, 'slider-privileged-bundle'), undeclared, { recursive: true });
     const manifest = JSON.parse(readFileSync(join(undeclared, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(undeclared, 'manifest.json'), JSON.stringify({ ...manifest, privileged: false, privileged_reason: undefined }));
-    const r = await runZetta(['eval', '--env', server.zmq, '--tasks', 'slide/bump', '--episodes', '1', '--policy', policy, '--critic', undeclared, '--no-record']);
+    const r = await runZetta([
+      'eval',
+      '--env',
+      server.zmq,
+      '--tasks',
+      'slide/bump',
+      '--episodes',
+      '1',
+      '--policy',
+      policy,
+      '--critic',
+      undeclared,
+      '--no-record',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/privileged feature "privileged\.blocked" \(simulator ground truth of "slider"\) needs a bundle that declares "privileged": true/);
+    expect(r.stderr).toMatch(
+      /privileged feature "privileged\.blocked" \(simulator ground truth of "slider"\) needs a bundle that declares "privileged": true/,
+    );
   });
 
   it('zetta evolve --env runs a campaign on the remote world and records it in the manifest', async () => {
     const root = join(dir, 'evolve');
-    const r = await runZetta(['evolve', '--env', server.zmq, '--suite', 'slide', '--task', 'slide/bump', '--root', root, '--policy', policy, '--critic', 'none',
-      '--dev-episodes', '4', '--heldout-seeds', '5000-5003', '--confirm-seeds', '6000-6003', '--generations', '1', '--execute-steps', '2', '--json'], 240_000);
+    const r = await runZetta(
+      [
+        'evolve',
+        '--env',
+        server.zmq,
+        '--suite',
+        'slide',
+        '--task',
+        'slide/bump',
+        '--root',
+        root,
+        '--policy',
+        policy,
+        '--critic',
+        'none',
+        '--dev-episodes',
+        '4',
+        '--heldout-seeds',
+        '5000-5003',
+        '--confirm-seeds',
+        '6000-6003',
+        '--generations',
+        '1',
+        '--execute-steps',
+        '2',
+        '--json',
+      ],
+      240_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const summary = lastJson(r.stdout) as { generations: number; report: string };
     expect(summary.generations).toBe(1);
-    const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as { world: string; authorized_features: { names: string[] } };
+    const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
+      world: string;
+      authorized_features: { names: string[] };
+    };
     expect(manifest.world).toBe(server.zmq);
     expect(manifest.authorized_features.names).toContain('observed.target_dist');
     expect(readFileSync(summary.report, 'utf8')).toContain('slide/bump');
@@ -87,12 +156,30 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
   it('a server killed mid-episode and restarted: the episode is re-run at its seed, the report counts it as an infra retry', async () => {
     const victim = await EnvServerProcess.start(SLIDER_SERVER, ['--bind', 'tcp://127.0.0.1:*', '--log-steps', '--step-delay-ms', '10']);
     let restarted: EnvServerProcess | undefined;
-    const kill = victim.until((l) => l === 'step 1001 3').then(async () => {
-      await victim.kill('SIGKILL');
-      await new Promise((res) => setTimeout(res, 300));
-      restarted = await EnvServerProcess.start(SLIDER_SERVER, ['--bind', victim.endpoint]);
-    });
-    const r = await runZetta(['eval', '--env', victim.zmq, '--tasks', 'slide/open', '--episodes', '3', '--execute-steps', '2', '--policy', policy, '--no-record', '--out', join(dir, 'eval-kill'), '--json']);
+    const kill = victim
+      .until((l) => l === 'step 1001 3')
+      .then(async () => {
+        await victim.kill('SIGKILL');
+        await new Promise((res) => setTimeout(res, 300));
+        restarted = await EnvServerProcess.start(SLIDER_SERVER, ['--bind', victim.endpoint]);
+      });
+    const r = await runZetta([
+      'eval',
+      '--env',
+      victim.zmq,
+      '--tasks',
+      'slide/open',
+      '--episodes',
+      '3',
+      '--execute-steps',
+      '2',
+      '--policy',
+      policy,
+      '--no-record',
+      '--out',
+      join(dir, 'eval-kill'),
+      '--json',
+    ]);
     await kill;
     await restarted?.kill('SIGTERM');
     expect(r.code, r.stderr).toBe(0);
@@ -126,7 +213,18 @@ describe('zetta eval --env: what is wrong is said in one line', () => {
       const more = await runZetta(['eval', '--env', ok.spec(), '--suite', 's', '--workers', '2', '--policy', 'null:open', '--no-record']);
       expect(more.code).toBe(2);
       expect(more.stderr).toMatch(/runs one simulator: use --workers 1 --envs-per-worker 1/);
-      const both = await runZetta(['eval', '--world', 'point-mass', '--env', ok.spec(), '--suite', 's', '--policy', 'null:open', '--no-record']);
+      const both = await runZetta([
+        'eval',
+        '--world',
+        'point-mass',
+        '--env',
+        ok.spec(),
+        '--suite',
+        's',
+        '--policy',
+        'null:open',
+        '--no-record',
+      ]);
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/give --world or --env, not both/);
     } finally {

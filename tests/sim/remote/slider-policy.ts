@@ -15,13 +15,17 @@ export function writeSliderPolicy(path: string): string {
     w2[HORIZON * ACTION_DIM + h * ACTION_DIM] = -GAIN; // −offset → −dx
     b2[h * ACTION_DIM + 6] = -1; // gripper open
   }
-  writeMlpOnnx(path, {
-    layers: [
-      { inDim: 1, outDim: 2, w: Float32Array.of(1, -1), b: new Float32Array(2) },
-      { inDim: 2, outDim: HORIZON * ACTION_DIM, w: w2, b: b2 },
-    ],
-    horizon: HORIZON,
-    actionDim: ACTION_DIM,
-  }, { inputName: 'observation/offset', policyId: 'slider-reach' });
+  writeMlpOnnx(
+    path,
+    {
+      layers: [
+        { inDim: 1, outDim: 2, w: Float32Array.of(1, -1), b: new Float32Array(2) },
+        { inDim: 2, outDim: HORIZON * ACTION_DIM, w: w2, b: b2 },
+      ],
+      horizon: HORIZON,
+      actionDim: ACTION_DIM,
+    },
+    { inputName: 'observation/offset', policyId: 'slider-reach' },
+  );
   return path;
 }

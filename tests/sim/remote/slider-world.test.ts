@@ -32,27 +32,55 @@ describe.skipIf(missing !== null)(`a remote env server written from the wire tab
     const world = await loadWorld(resolveWorld(server.zmq));
     expect(world.name).toBe(server.zmq);
     expect(world.suites).toEqual(['slide']);
-    expect(world.tasks().map((t) => [t.id, t.maxSteps])).toEqual([['slide/open', 60], ['slide/bump', 60]]);
+    expect(world.tasks().map((t) => [t.id, t.maxSteps])).toEqual([
+      ['slide/open', 60],
+      ['slide/bump', 60],
+    ]);
     expect(world.features.features.map((f) => `${f.name}:${f.provenance}`)).toEqual([
-      'observed.target_offset:observed', 'observed.target_dist:observed', 'privileged.blocked:privileged', 'privileged.height:privileged',
+      'observed.target_offset:observed',
+      'observed.target_dist:observed',
+      'privileged.blocked:privileged',
+      'privileged.height:privileged',
     ]);
     expect(() => world.task('slide/nope')).toThrow(/unknown task "slide\/nope".*slide\/open/);
   });
 
   it('runs the policy alone: the open slide succeeds, the bump stops it (a task failure, not infra)', async () => {
-    const r = await evaluate({ world: resolveWorld(server.zmq), tasks: ['slide/open', 'slide/bump'], episodesPerTask: 3, firstSeed: 1000, policy, executeSteps: 2 }, { workers: 1 });
+    const r = await evaluate(
+      {
+        world: resolveWorld(server.zmq),
+        tasks: ['slide/open', 'slide/bump'],
+        episodesPerTask: 3,
+        firstSeed: 1000,
+        policy,
+        executeSteps: 2,
+      },
+      { workers: 1 },
+    );
     expect(r.tasks['slide/open']!.rate).toBe(1);
     expect(r.tasks['slide/bump']!.rate).toBe(0);
     expect(r.tasks['slide/bump']!.episodes).toBe(3);
     expect(r.infraFailures).toBe(0);
     // Same seed, same reset digest: the server's determinism reaches the report.
-    const again = await evaluate({ world: resolveWorld(server.zmq), tasks: ['slide/bump'], episodesPerTask: 3, firstSeed: 1000, policy, executeSteps: 2 }, { workers: 1 });
+    const again = await evaluate(
+      { world: resolveWorld(server.zmq), tasks: ['slide/bump'], episodesPerTask: 3, firstSeed: 1000, policy, executeSteps: 2 },
+      { workers: 1 },
+    );
     expect(again.outcomes.map((o) => o.resetDigest)).toEqual(r.outcomes.filter((o) => o.task === 'slide/bump').map((o) => o.resetDigest));
   });
 
   it('governed by a bundle for this world, the policy gets over the bump; the critic alone does not', async () => {
     const arms = await runGovernanceArms(
-      { world: resolveWorld(server.zmq), tasks: ['slide/bump'], episodesPerTask: 4, firstSeed: 1000, policy, executeSteps: 2, critic: resolveCriticSpec(bundle)!, recordControls: false },
+      {
+        world: resolveWorld(server.zmq),
+        tasks: ['slide/bump'],
+        episodesPerTask: 4,
+        firstSeed: 1000,
+        policy,
+        executeSteps: 2,
+        critic: resolveCriticSpec(bundle)!,
+        recordControls: false,
+      },
       { workers: 1 },
     );
     const t = arms.perTask['slide/bump']!;

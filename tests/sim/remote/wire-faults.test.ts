@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEndpoint } from '../../../sim/remote/endpoint.js';
 import { RemoteEnvError, RemoteEnvReplyError, RemoteEnvUnavailable } from '../../../sim/remote/errors.js';
 import { RemoteEnv, fetchSpec } from '../../../sim/remote/remote-env.js';
-import { f32, } from '../../../protocol/ndarray.js';
+import { f32 } from '../../../protocol/ndarray.js';
 import { resolveWorld } from '../../../sim/worlds.js';
 import { evaluate } from '../../../measure/evaluation.js';
 import { classifyFailure } from '../../../zinfra/runtime/run-episode.js';
@@ -33,8 +33,16 @@ describe('a spec that does not validate', () => {
     ['an action_dim other than 7', { ...SPEC, action_dim: 12 }, /"spec" reply: spec\.action_dim: must be 7/],
     ['an unknown dtype', { ...SPEC, observation: { x: { dtype: '<f2', shape: [1] } } }, /"spec" reply: spec\.observation\.x\.dtype: /],
     ['a suite without max steps', { ...SPEC, suites: { s: ['t'], other: ['u'] } }, /"spec" reply: spec\.max_steps\.other: missing/],
-    ['a feature taking a critic name', { ...SPEC, features: [{ ...SPEC.features[0], name: 'robot.eef_x' }] }, /spec\.features\.0\.name: must not start with robot\./],
-    ['a feature declared twice', { ...SPEC, features: [SPEC.features[0], SPEC.features[0]] }, /spec\.features\.1\.name: "observed\.gap" is declared twice/],
+    [
+      'a feature taking a critic name',
+      { ...SPEC, features: [{ ...SPEC.features[0], name: 'robot.eef_x' }] },
+      /spec\.features\.0\.name: must not start with robot\./,
+    ],
+    [
+      'a feature declared twice',
+      { ...SPEC, features: [SPEC.features[0], SPEC.features[0]] },
+      /spec\.features\.1\.name: "observed\.gap" is declared twice/,
+    ],
     ['a bad provenance', { ...SPEC, features: [{ ...SPEC.features[0], provenance: 'secret' }] }, /spec\.features\.0\.provenance: /],
   ];
   for (const [what, spec, message] of cases) {
@@ -50,9 +58,16 @@ describe('a spec that does not validate', () => {
 
 describe('bad reset and step replies', () => {
   it('a wrong dtype in the observation names the op and the key', async () => {
-    const server = await serverWith({ reset: () => ({ ...GOOD.reset!(), obs: { ...obs(), 'observation/state': { __ndarray__: true, data: new Uint8Array(64), dtype: '<f8', shape: [8] } } }) });
+    const server = await serverWith({
+      reset: () => ({
+        ...GOOD.reset!(),
+        obs: { ...obs(), 'observation/state': { __ndarray__: true, data: new Uint8Array(64), dtype: '<f8', shape: [8] } },
+      }),
+    });
     const env = await envOn(server);
-    await expect(env.reset({ task: 's/t', seed: 1 })).rejects.toThrow(/env server's "reset" reply: obs\.observation\/state: dtype <f8; the spec declares <f4/);
+    await expect(env.reset({ task: 's/t', seed: 1 })).rejects.toThrow(
+      /env server's "reset" reply: obs\.observation\/state: dtype <f8; the spec declares <f4/,
+    );
     await env.close();
   });
 
@@ -61,7 +76,9 @@ describe('bad reset and step replies', () => {
       reset: () => ({ ...GOOD.reset!(), obs: { 'observation/state': f32([8], new Float32Array(8)) } }),
     });
     const env = await envOn(server);
-    await expect(env.reset({ task: 's/t', seed: 1 })).rejects.toThrow(/"reset" reply: obs\.observation\/image: missing: the spec declares it/);
+    await expect(env.reset({ task: 's/t', seed: 1 })).rejects.toThrow(
+      /"reset" reply: obs\.observation\/image: missing: the spec declares it/,
+    );
     await env.close();
 
     const s2 = await serverWith({ step: () => ({ ok: true, obs: obs(), reward: 0, info: { success: false, features: {} } }) });
@@ -79,7 +96,7 @@ describe('bad reset and step replies', () => {
     await env3.close();
   });
 
-  it('an ok:false reply is the server\'s error with its code, and a bug to fix (not infra)', async () => {
+  it("an ok:false reply is the server's error with its code, and a bug to fix (not infra)", async () => {
     const server = await serverWith({ reset: () => ({ ok: false, error: { code: 'UNKNOWN_TASK', message: 'no task t in s' } }) });
     const env = await envOn(server);
     const err = await env.reset({ task: 's/t', seed: 1 }).catch((e: unknown) => e);
@@ -89,7 +106,7 @@ describe('bad reset and step replies', () => {
     await env.close();
   });
 
-  it('SIM_FAILED from the server is the infrastructure\'s', async () => {
+  it("SIM_FAILED from the server is the infrastructure's", async () => {
     const server = await serverWith({ step: () => ({ ok: false, error: { code: 'SIM_FAILED', message: 'MuJoCo died' } }) });
     const env = await envOn(server);
     await env.reset({ task: 's/t', seed: 1 });
@@ -99,7 +116,7 @@ describe('bad reset and step replies', () => {
     await env.close();
   });
 
-  it('sends the wire\'s requests: reset with suite, task, seed and perturbation; step with a float32 (7,) array', async () => {
+  it("sends the wire's requests: reset with suite, task, seed and perturbation; step with a float32 (7,) array", async () => {
     const server = await serverWith({});
     const env = await envOn(server);
     await env.reset({ task: 's/t', seed: 42 });
@@ -113,7 +130,11 @@ describe('bad reset and step replies', () => {
     expect(step).toMatchObject({ op: 'step', action: { dtype: '<f4', shape: [7] } });
     expect(Array.from((step!.action as { data: Float32Array }).data)).toEqual([0.5, 0, 0, 0, 0, 0, -1]);
     // The policy gets the server's map, with the instruction as prompt.
-    expect(Object.keys((env.observe() as unknown as { map: object }).map).sort()).toEqual(['observation/image', 'observation/state', 'prompt']);
+    expect(Object.keys((env.observe() as unknown as { map: object }).map).sort()).toEqual([
+      'observation/image',
+      'observation/state',
+      'prompt',
+    ]);
     await env.close();
   });
 });
@@ -153,7 +174,18 @@ describe('a server that stalls or is not there', () => {
 
   it('a reset that is never answered ends the episode as an infra failure, and the evaluation goes on', async () => {
     const server = await serverWith({ reset: () => 'stall' });
-    const r = await evaluate({ world: resolveWorld(server.spec()), tasks: ['s/t'], episodesPerTask: 2, firstSeed: 1, policy: 'null:open', executeSteps: 1, infraRetries: 0 }, { workers: 1 });
+    const r = await evaluate(
+      {
+        world: resolveWorld(server.spec()),
+        tasks: ['s/t'],
+        episodesPerTask: 2,
+        firstSeed: 1,
+        policy: 'null:open',
+        executeSteps: 1,
+        infraRetries: 0,
+      },
+      { workers: 1 },
+    );
     expect(r.outcomes.map((o) => [o.steps, o.success, o.infraFailure])).toEqual([
       [0, false, expect.stringMatching(/did not answer "reset" within 400 ms/)],
       [0, false, expect.stringMatching(/did not answer "reset" within 400 ms/)],
@@ -179,7 +211,12 @@ describe('a server that stalls or is not there', () => {
 
 describe('the zmq:// address', () => {
   it('takes timeouts and the socket kind in its query, and rejects anything else in one line', () => {
-    expect(parseEndpoint('zmq://h:5555?timeout_ms=5&reset_timeout_ms=7&socket=dealer')).toMatchObject({ address: 'tcp://h:5555', timeoutMs: 5, resetTimeoutMs: 7, socket: 'dealer' });
+    expect(parseEndpoint('zmq://h:5555?timeout_ms=5&reset_timeout_ms=7&socket=dealer')).toMatchObject({
+      address: 'tcp://h:5555',
+      timeoutMs: 5,
+      resetTimeoutMs: 7,
+      socket: 'dealer',
+    });
     expect(parseEndpoint('zmq+ipc:///tmp/env.sock').address).toBe('ipc:///tmp/env.sock');
     expect(() => parseEndpoint('zmq://h')).toThrow(/expected zmq:\/\/HOST:PORT/);
     expect(() => parseEndpoint('zmq://h:1?timeout=5')).toThrow(/unknown setting "timeout"/);

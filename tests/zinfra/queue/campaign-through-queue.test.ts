@@ -17,7 +17,8 @@ let dir: string;
 let policy: string;
 
 beforeAll(async () => {
-  if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js'))) throw new Error('the queue tests run the built bin: run `npm run build` first');
+  if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js')))
+    throw new Error('the queue tests run the built bin: run `npm run build` first');
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-campaign-'));
   policy = writeCampaignPolicy(dir);
   redis = await RedisProcess.start({ fsyncEveryWrite: true });

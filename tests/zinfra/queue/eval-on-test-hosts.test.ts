@@ -21,8 +21,24 @@ let redis: RedisProcess;
 let workers: WorkerProcess[] = [];
 let dir: string;
 
-interface Report { tasks: Record<string, { success: number; episodes: number }>; queue?: { jobs: number; queueRetries: number } }
-const args = (out: string) => ['eval', '--tasks', 'spatial/left_cube_in_bowl,goal/stack_red_on_green', '--episodes', '3', '--perturb', 'disturbance', '--critic', 'default', '--out', out, '--json'];
+interface Report {
+  tasks: Record<string, { success: number; episodes: number }>;
+  queue?: { jobs: number; queueRetries: number };
+}
+const args = (out: string) => [
+  'eval',
+  '--tasks',
+  'spatial/left_cube_in_bowl,goal/stack_red_on_green',
+  '--episodes',
+  '3',
+  '--perturb',
+  'disturbance',
+  '--critic',
+  'default',
+  '--out',
+  out,
+  '--json',
+];
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as Report;
 const successes = (r: Report) => Object.fromEntries(Object.entries(r.tasks).map(([t, v]) => [t, [v.success, v.episodes]]));
 
@@ -34,7 +50,8 @@ async function evaluate(extra: string[], out: string): Promise<Report> {
 
 beforeAll(async () => {
   if (!hosts) return;
-  if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js'))) throw new Error('the queue tests run the built bin: run `npm run build` first');
+  if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js')))
+    throw new Error('the queue tests run the built bin: run `npm run build` first');
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-hosts-'));
   redis = await RedisProcess.start({ alsoBind: hosts.hosts.map((h) => h.gateway) });
   workers = hosts.hosts.map((h) => new WorkerProcess(redis.urlAt(h.gateway), [], h.prefix));

@@ -13,7 +13,18 @@ import { WorkerProcess } from './worker-process.js';
 
 const TASKS = ['spatial/left_cube_in_bowl', 'object/green_cube_in_bowl'];
 const args = (out: string, queue?: string) => [
-  'eval', '--tasks', TASKS.join(','), '--episodes', '3', '--perturb', 'position-shift', '--critic', 'default', '--out', out, '--json',
+  'eval',
+  '--tasks',
+  TASKS.join(','),
+  '--episodes',
+  '3',
+  '--perturb',
+  'position-shift',
+  '--critic',
+  'default',
+  '--out',
+  out,
+  '--json',
   ...(queue ? ['--queue', queue] : []),
 ];
 
@@ -39,7 +50,8 @@ async function evaluate(name: string, queue?: string): Promise<Report> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js'))) throw new Error('the queue tests run the built bin: run `npm run build` first');
+  if (!existsSync(packagePath('dist', 'cli', 'commands', 'worker.js')))
+    throw new Error('the queue tests run the built bin: run `npm run build` first');
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-eval-'));
   redis = await RedisProcess.start({ fsyncEveryWrite: true });
   workers = [0, 1, 2].map(() => new WorkerProcess(redis.url));
@@ -62,7 +74,9 @@ describe('zetta eval --queue with three workers', () => {
     const started = workers.flatMap((w) => w.started);
     expect(started).toHaveLength(6);
     expect(new Set(started).size).toBe(6);
-    for (const task of TASKS) for (const seed of [1000, 1001, 1002]) expect(existsSync(join(dir, 'queued', 'episodes', task.replace('/', '__'), `${seed}.mcap`))).toBe(true);
+    for (const task of TASKS)
+      for (const seed of [1000, 1001, 1002])
+        expect(existsSync(join(dir, 'queued', 'episodes', task.replace('/', '__'), `${seed}.mcap`))).toBe(true);
   }, 240_000);
 
   it('gives the same successes with a worker SIGKILLed mid-episode, and reports the retry', async () => {

@@ -10,7 +10,14 @@ import { planJobs, type EvaluationPlan } from '../../../measure/evaluation.js';
 import { resolveCriticSpec } from '../../../zinfra/runtime/open-critic.js';
 import { packagePath } from '../../../util/package-root.js';
 
-const plan: EvaluationPlan = { tasks: ['spatial/left_cube_in_bowl', 'goal/open_drawer'], episodesPerTask: 3, firstSeed: 1000, policy: 'embedded', executeSteps: 5, critic: resolveCriticSpec('default') };
+const plan: EvaluationPlan = {
+  tasks: ['spatial/left_cube_in_bowl', 'goal/open_drawer'],
+  episodesPerTask: 3,
+  firstSeed: 1000,
+  policy: 'embedded',
+  executeSteps: 5,
+  critic: resolveCriticSpec('default'),
+};
 const ids = (p: EvaluationPlan, scope = 'runs/a') => jobIdsFor(scope, p, planJobs(p));
 
 describe('episode job ids', () => {
@@ -28,7 +35,13 @@ describe('episode job ids', () => {
     expect(ids({ ...plan, critic: copy })).toEqual(base); // same content elsewhere: the same arm
     const rules = join(dir, 'rules.json');
     writeFileSync(rules, readFileSync(rules, 'utf8').replace(/\s*$/, '\n\n'));
-    for (const other of [ids(plan, 'runs/b'), ids({ ...plan, policy: 'null:open' }), ids({ ...plan, perturbation: { robot: { init_pose_noise_m: 0.01 } } }), ids({ ...plan, executeSteps: 1 }), ids({ ...plan, critic: copy })]) {
+    for (const other of [
+      ids(plan, 'runs/b'),
+      ids({ ...plan, policy: 'null:open' }),
+      ids({ ...plan, perturbation: { robot: { init_pose_noise_m: 0.01 } } }),
+      ids({ ...plan, executeSteps: 1 }),
+      ids({ ...plan, critic: copy }),
+    ]) {
       expect(other.some((id, i) => id === base[i])).toBe(false);
     }
   });
@@ -41,6 +54,7 @@ describe('--queue URLs', () => {
   });
 
   it('refuse what is not a plain redis:// URL, naming the flag', () => {
-    for (const bad of ['localhost:6379', 'http://h:1', 'redis://u:p@h:1', 'redis://h:1/x']) expect(() => parseRedisUrl(bad)).toThrow(/--queue/);
+    for (const bad of ['localhost:6379', 'http://h:1', 'redis://u:p@h:1', 'redis://h:1/x'])
+      expect(() => parseRedisUrl(bad)).toThrow(/--queue/);
   });
 });

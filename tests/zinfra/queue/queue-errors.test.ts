@@ -29,8 +29,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const evalArgs = (queue: string, out: string, extra: string[] = []) => ['eval', '--tasks', 'spatial/left_cube_in_bowl', '--episodes', '2', '--queue', queue, '--out', join(dir, out), ...extra];
-const lines = (s: string) => s.trim().split('\n').filter((l) => l !== '');
+const evalArgs = (queue: string, out: string, extra: string[] = []) => [
+  'eval',
+  '--tasks',
+  'spatial/left_cube_in_bowl',
+  '--episodes',
+  '2',
+  '--queue',
+  queue,
+  '--out',
+  join(dir, out),
+  ...extra,
+];
+const lines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '');
 
 describe('a queue that cannot be used', () => {
   it('a URL that is not redis:// is one line, exit code 2, on eval and on the worker', async () => {
@@ -44,7 +59,11 @@ describe('a queue that cannot be used', () => {
 
   it('no Redis at the address is one line, exit code 2, not a hang', async () => {
     const nobody = `redis://127.0.0.1:${await freePort()}`;
-    for (const args of [evalArgs(nobody, 'no-redis'), ['worker', '--queue', nobody], ['evolve', '--suite', 'spatial', '--task', 'spatial/left_cube_in_bowl', '--root', join(dir, 'no-redis-campaign'), '--queue', nobody]]) {
+    for (const args of [
+      evalArgs(nobody, 'no-redis'),
+      ['worker', '--queue', nobody],
+      ['evolve', '--suite', 'spatial', '--task', 'spatial/left_cube_in_bowl', '--root', join(dir, 'no-redis-campaign'), '--queue', nobody],
+    ]) {
       const r = await runZetta(args, 30_000);
       expect(r.code).toBe(2);
       expect(lines(r.stderr)).toHaveLength(1);
@@ -92,7 +111,11 @@ describe('jobs that cannot run', () => {
   it('an episode that fails on every attempt is reported with its error as an infra failure', async () => {
     const r = await runZetta(evalArgs(redis.url, 'no-model', ['--policy', 'onnx:/nonexistent/model.onnx', '--json']), 120_000);
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { infra_failures: number; tasks: Record<string, { episodes: number }>; queue: { failedJobs: number } };
+    const report = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      infra_failures: number;
+      tasks: Record<string, { episodes: number }>;
+      queue: { failedJobs: number };
+    };
     expect(report.infra_failures).toBe(2);
     expect(report.tasks['spatial/left_cube_in_bowl']!.episodes).toBe(0);
     expect(report.queue.failedJobs).toBe(2);

@@ -19,7 +19,11 @@ const dir = mkdtempSync(join(tmpdir(), 'zetta-ros2-bag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function recordEpisode(path: string, steps: number): Promise<void> {
-  const h = nodeOnMemoryGraph(simulatedRobotConfig('spatial/left_cube_in_bowl'), new ScriptedPolicy([0.2, 0, -0.1, 0, 0, 0.1, -1]), 'lockstep');
+  const h = nodeOnMemoryGraph(
+    simulatedRobotConfig('spatial/left_cube_in_bowl'),
+    new ScriptedPolicy([0.2, 0, -0.1, 0, 0, 0.1, -1]),
+    'lockstep',
+  );
   const robot = await SimulatedTabletopRobot.create(h.bus);
   try {
     const { objects, instruction } = await robot.reset({ task: 'spatial/left_cube_in_bowl', seed: 1000 });
@@ -51,15 +55,33 @@ describe('ROS 2 bag recording (MCAP, ros2msg + cdr) of a node on the in-memory g
     expect(reader.header.profile).toBe('ros2');
     const schemas = [...reader.schemasById.values()];
     expect(schemas.every((s) => s.encoding === 'ros2msg')).toBe(true);
-    expect(schemas.map((s) => s.name)).toEqual(expect.arrayContaining(['sensor_msgs/msg/JointState', 'geometry_msgs/msg/TwistStamped', 'diagnostic_msgs/msg/DiagnosticArray', 'std_msgs/msg/String']));
+    expect(schemas.map((s) => s.name)).toEqual(
+      expect.arrayContaining([
+        'sensor_msgs/msg/JointState',
+        'geometry_msgs/msg/TwistStamped',
+        'diagnostic_msgs/msg/DiagnosticArray',
+        'std_msgs/msg/String',
+      ]),
+    );
     const channels = [...reader.channelsById.values()];
     expect(channels.every((c) => c.messageEncoding === 'cdr')).toBe(true);
-    expect(channels.map((c) => c.topic)).toEqual(expect.arrayContaining([SIM_TOPICS.jointState, SIM_TOPICS.pose, SIM_TOPICS.objects, SIM_TOPICS.twist, SIM_TOPICS.gripper, '/zetta/events', '/diagnostics']));
+    expect(channels.map((c) => c.topic)).toEqual(
+      expect.arrayContaining([
+        SIM_TOPICS.jointState,
+        SIM_TOPICS.pose,
+        SIM_TOPICS.objects,
+        SIM_TOPICS.twist,
+        SIM_TOPICS.gripper,
+        '/zetta/events',
+        '/diagnostics',
+      ]),
+    );
     const twistChannel = channels.find((c) => c.topic === SIM_TOPICS.twist)!;
     const schema = reader.schemasById.get(twistChannel.schemaId)!;
     const decode = new MessageReader(parse(new TextDecoder().decode(schema.data), { ros2: true }));
     const twists: { t: bigint; msg: TwistStamped }[] = [];
-    for await (const m of reader.readMessages({ topics: [SIM_TOPICS.twist] }) as AsyncIterable<McapTypes.Message>) twists.push({ t: m.logTime, msg: decode.readMessage<TwistStamped>(m.data) });
+    for await (const m of reader.readMessages({ topics: [SIM_TOPICS.twist] }) as AsyncIterable<McapTypes.Message>)
+      twists.push({ t: m.logTime, msg: decode.readMessage<TwistStamped>(m.data) });
     expect(twists.length).toBe(30);
     expect(twists[10]!.t - twists[9]!.t).toBe(50_000_000n); // one control period on the node clock
     expect(twists[10]!.msg.twist.linear.x).toBeCloseTo(0.2, 5); // 0.2 × 0.05 m over 50 ms

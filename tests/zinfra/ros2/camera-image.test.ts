@@ -26,7 +26,9 @@ describe('camera frames for the policy', () => {
   it('reads mono8 as grey RGB, and refuses an encoding it does not read, naming it', () => {
     const rgb = rawToRgb({ width: 2, height: 1, encoding: 'mono8', step: 2, data: Uint8Array.of(10, 20) });
     expect([...rgb.data]).toEqual([10, 10, 10, 20, 20, 20]);
-    expect(() => rawToRgb({ width: 1, height: 1, encoding: '16UC1', step: 2, data: new Uint8Array(2) })).toThrow(/"16UC1" is not one the node reads/);
+    expect(() => rawToRgb({ width: 1, height: 1, encoding: '16UC1', step: 2, data: new Uint8Array(2) })).toThrow(
+      /"16UC1" is not one the node reads/,
+    );
     expect(() => rawToRgb({ width: 4, height: 4, encoding: 'rgb8', step: 12, data: new Uint8Array(10) })).toThrow(CameraImageError);
   });
 

@@ -36,7 +36,9 @@ describe.skipIf(distro !== undefined)('zetta ros2 without ROS 2', () => {
     const code = await main(['ros2', '--config', configFile(simulatedRobotConfig('spatial/left_cube_in_bowl'))]);
     expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^zetta ros2: ROS 2 is not sourced \(ROS_DISTRO is unset\) and rclnodejs needs it: source \/opt\/ros\/humble\/setup\.bash \(or jazzy\), then run `npm install rclnodejs` and `npx generate-ros-messages`/);
+    expect(stderr).toMatch(
+      /^zetta ros2: ROS 2 is not sourced \(ROS_DISTRO is unset\) and rclnodejs needs it: source \/opt\/ros\/humble\/setup\.bash \(or jazzy\), then run `npm install rclnodejs` and `npx generate-ros-messages`/,
+    );
   });
 
   it('says in one line that rclnodejs is not installed when ROS 2 is sourced without it', async () => {
@@ -44,7 +46,9 @@ describe.skipIf(distro !== undefined)('zetta ros2 without ROS 2', () => {
     const code = await main(['ros2', '--config', configFile(simulatedRobotConfig('spatial/left_cube_in_bowl'))]);
     expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^zetta ros2: rclnodejs is not installed: source \/opt\/ros\/jazzy\/setup\.bash, then run `npm install rclnodejs`/);
+    expect(stderr).toMatch(
+      /^zetta ros2: rclnodejs is not installed: source \/opt\/ros\/jazzy\/setup\.bash, then run `npm install rclnodejs`/,
+    );
   });
 
   it('refuses a bad config first, naming the field, and validates a good one with --check', async () => {
@@ -63,15 +67,22 @@ describe.skipIf(distro !== undefined)('zetta ros2 without ROS 2', () => {
     expect(stderr).toMatch(/^zetta ros2: task\.id: .*no_such_task/);
     stderr = '';
     const inputs = raw.inputs as Record<string, unknown>;
-    const noBowl = { ...raw, inputs: { ...inputs, objects: { topic: '/objects', type: 'geometry_msgs/PoseArray', names: ['red_cube_1'] } } };
+    const noBowl = {
+      ...raw,
+      inputs: { ...inputs, objects: { topic: '/objects', type: 'geometry_msgs/PoseArray', names: ['red_cube_1'] } },
+    };
     expect(await main(['ros2', '--config', configFile(noBowl)])).toBe(2);
-    expect(stderr.trimEnd()).toMatch(/^zetta ros2: inputs\.objects\.names: the goal of spatial\/left_cube_in_bowl names bowl, which are not among red_cube_1$/);
+    expect(stderr.trimEnd()).toMatch(
+      /^zetta ros2: inputs\.objects\.names: the goal of spatial\/left_cube_in_bowl names bowl, which are not among red_cube_1$/,
+    );
   });
 
   it('is listed in zetta --help, and no module but the adapter imports rclnodejs', async () => {
     expect(await main(['--help'])).toBe(0);
     expect(stdout).toMatch(/ros2\s+run Zetta as a ROS 2 node/);
-    const importers = sources(ROOT).filter((f) => /from ['"]rclnodejs['"]|import\(['"]rclnodejs['"]\)|require\(['"]rclnodejs['"]\)/.test(readFileSync(f, 'utf8')));
+    const importers = sources(ROOT).filter((f) =>
+      /from ['"]rclnodejs['"]|import\(['"]rclnodejs['"]\)|require\(['"]rclnodejs['"]\)/.test(readFileSync(f, 'utf8')),
+    );
     expect(importers.map((f) => relative(ROOT, f))).toEqual([]);
   });
 });

@@ -28,48 +28,68 @@ afterAll(async () => {
 });
 
 describe('closed loop through the in-memory ROS 2 graph (test double)', () => {
-  it.each(PERTURBATIONS)(`succeeds on ${TASK} under %s within the Wilson interval of eval at the same seeds`, async (name) => {
-    const perturbation = tabletop.resolvePerturbation(name);
-    const evalResult = await evaluate(
-      { tasks: [TASK], episodesPerTask: EPISODES, firstSeed: FIRST_SEED, perturbation, policy: 'embedded', executeSteps: 5, recordDir: undefined, critic: resolveCriticSpec('default') },
-      { workers: 1, hostPolicy: policy },
-    );
-    const h = nodeOnMemoryGraph(simulatedRobotConfig(TASK), policy, 'lockstep');
-    const robot = await SimulatedTabletopRobot.create(h.bus);
-    const twists = h.bus.capture<TwistStamped>('geometry_msgs/TwistStamped', SIM_TOPICS.twist);
-    const events = h.bus.capture<StringMessage>('std_msgs/String', '/zetta/events');
-    const outcomes: boolean[] = [];
-    let recoveries = 0;
-    try {
-      for (let i = 0; i < EPISODES; i++) {
-        const e = await runGraphEpisode(h, robot, { task: TASK, seed: FIRST_SEED + i, perturbation });
-        expect(e.commands).toBe(e.steps); // lockstep: a command every period
-        outcomes.push(e.success);
-        recoveries += h.node.options.governance.critic!.recoveriesStarted;
+  it.each(PERTURBATIONS)(
+    `succeeds on ${TASK} under %s within the Wilson interval of eval at the same seeds`,
+    async (name) => {
+      const perturbation = tabletop.resolvePerturbation(name);
+      const evalResult = await evaluate(
+        {
+          tasks: [TASK],
+          episodesPerTask: EPISODES,
+          firstSeed: FIRST_SEED,
+          perturbation,
+          policy: 'embedded',
+          executeSteps: 5,
+          recordDir: undefined,
+          critic: resolveCriticSpec('default'),
+        },
+        { workers: 1, hostPolicy: policy },
+      );
+      const h = nodeOnMemoryGraph(simulatedRobotConfig(TASK), policy, 'lockstep');
+      const robot = await SimulatedTabletopRobot.create(h.bus);
+      const twists = h.bus.capture<TwistStamped>('geometry_msgs/TwistStamped', SIM_TOPICS.twist);
+      const events = h.bus.capture<StringMessage>('std_msgs/String', '/zetta/events');
+      const outcomes: boolean[] = [];
+      let recoveries = 0;
+      try {
+        for (let i = 0; i < EPISODES; i++) {
+          const e = await runGraphEpisode(h, robot, { task: TASK, seed: FIRST_SEED + i, perturbation });
+          expect(e.commands).toBe(e.steps); // lockstep: a command every period
+          outcomes.push(e.success);
+          recoveries += h.node.options.governance.critic!.recoveriesStarted;
+        }
+      } finally {
+        await robot.close();
       }
-    } finally {
-      await robot.close();
-    }
-    const t = evalResult.tasks[TASK]!;
-    const rate = outcomes.filter(Boolean).length / EPISODES;
-    const same = outcomes.filter((s, i) => s === evalResult.outcomes[i]!.success).length;
-    console.log(`${name}: ros2 node ${outcomes.filter(Boolean).length}/${EPISODES} vs eval ${t.successes}/${t.episodes} [${t.low.toFixed(3)}, ${t.high.toFixed(3)}]; same outcome at ${same}/${EPISODES} seeds`);
-    expect(rate).toBeGreaterThanOrEqual(t.low);
-    expect(rate).toBeLessThanOrEqual(t.high);
-    // The critic's recoveries drove the robot through the command topic: each recovery tick's twist is
-    // that tick's governed action over the period (one event and one twist per tick).
-    expect(events.length).toBe(twists.length);
-    // The node's critic started the same recoveries as eval's (a perturbation may need none).
-    expect(recoveries).toBe(evalResult.recoveries);
-    const recoveryTicks = events.map((e, i) => [JSON.parse(e.data) as { source: string; sent: number[] }, twists[i]!] as const).filter(([e]) => e.source === 'recovery');
-    recoveryTicksSeen.set(name, recoveryTicks.length);
-    for (const [e, twist] of recoveryTicks) {
-      expect(twist.twist.linear.x).toBeCloseTo((e.sent[0]! * 0.05) / 0.05, 5);
-      expect(twist.twist.linear.z).toBeCloseTo((e.sent[2]! * 0.05) / 0.05, 5);
-    }
-    if (recoveries > 0) expect(recoveryTicks.some(([, tw]) => tw.twist.linear.x !== 0 || tw.twist.linear.y !== 0 || tw.twist.linear.z !== 0)).toBe(true);
-    console.log(`${name}: ${recoveries} recoveries started (eval: ${evalResult.recoveries}); ${recoveryTicks.length} recovery ticks reached ${SIM_TOPICS.twist}`);
-  }, 120_000);
+      const t = evalResult.tasks[TASK]!;
+      const rate = outcomes.filter(Boolean).length / EPISODES;
+      const same = outcomes.filter((s, i) => s === evalResult.outcomes[i]!.success).length;
+      console.log(
+        `${name}: ros2 node ${outcomes.filter(Boolean).length}/${EPISODES} vs eval ${t.successes}/${t.episodes} [${t.low.toFixed(3)}, ${t.high.toFixed(3)}]; same outcome at ${same}/${EPISODES} seeds`,
+      );
+      expect(rate).toBeGreaterThanOrEqual(t.low);
+      expect(rate).toBeLessThanOrEqual(t.high);
+      // The critic's recoveries drove the robot through the command topic: each recovery tick's twist is
+      // that tick's governed action over the period (one event and one twist per tick).
+      expect(events.length).toBe(twists.length);
+      // The node's critic started the same recoveries as eval's (a perturbation may need none).
+      expect(recoveries).toBe(evalResult.recoveries);
+      const recoveryTicks = events
+        .map((e, i) => [JSON.parse(e.data) as { source: string; sent: number[] }, twists[i]!] as const)
+        .filter(([e]) => e.source === 'recovery');
+      recoveryTicksSeen.set(name, recoveryTicks.length);
+      for (const [e, twist] of recoveryTicks) {
+        expect(twist.twist.linear.x).toBeCloseTo((e.sent[0]! * 0.05) / 0.05, 5);
+        expect(twist.twist.linear.z).toBeCloseTo((e.sent[2]! * 0.05) / 0.05, 5);
+      }
+      if (recoveries > 0)
+        expect(recoveryTicks.some(([, tw]) => tw.twist.linear.x !== 0 || tw.twist.linear.y !== 0 || tw.twist.linear.z !== 0)).toBe(true);
+      console.log(
+        `${name}: ${recoveries} recoveries started (eval: ${evalResult.recoveries}); ${recoveryTicks.length} recovery ticks reached ${SIM_TOPICS.twist}`,
+      );
+    },
+    120_000,
+  );
 
   it('drove the robot with recovery actions through the command topic under at least one perturbation', () => {
     expect(recoveryTicksSeen.size).toBe(PERTURBATIONS.length);

@@ -46,7 +46,9 @@ describe('zetta ros2 config', () => {
   it('names an unknown message type and lists the ones the field takes', () => {
     const raw = good();
     raw.outputs.command.type = 'geometry_msgs/Twist';
-    expect(refusal(raw)).toMatch(/outputs\.command\.type: unknown message type "geometry_msgs\/Twist"; expected geometry_msgs\/TwistStamped or trajectory_msgs\/JointTrajectory/);
+    expect(refusal(raw)).toMatch(
+      /outputs\.command\.type: unknown message type "geometry_msgs\/Twist"; expected geometry_msgs\/TwistStamped or trajectory_msgs\/JointTrajectory/,
+    );
     const cams = good();
     cams.inputs.cameras = [{ key: 'observation/image', topic: '/cam', type: 'sensor_msgs/PointCloud2' }];
     expect(refusal(cams)).toMatch(/inputs\.cameras\[0\]\.type: unknown message type "sensor_msgs\/PointCloud2"/);

@@ -13,7 +13,12 @@ export interface RecordedInput {
 }
 
 /** `seconds` of input at `hz`, with nothing published inside each [from, to) gap. */
-export function recordedSequence(seconds: number, hz = 20, gaps: readonly (readonly [number, number])[] = [], start: readonly [number, number, number] = [0.1, 0, 0.2]): RecordedInput[] {
+export function recordedSequence(
+  seconds: number,
+  hz = 20,
+  gaps: readonly (readonly [number, number])[] = [],
+  start: readonly [number, number, number] = [0.1, 0, 0.2],
+): RecordedInput[] {
   const out: RecordedInput[] = [];
   for (let k = 0; k * (1000 / hz) < seconds * 1000; k++) {
     const t = k * (1000 / hz);
@@ -36,8 +41,17 @@ export class InputReplay {
   until(nowMs: number): void {
     while (this.next < this.sequence.length && this.t0 + this.sequence[this.next]!.t <= nowMs) {
       const r = this.sequence[this.next++]!;
-      const js: JointState = { header: { stamp: stampOf(this.t0 + r.t, { sec: 0, nanosec: 0 }), frame_id: '' }, name: [...FINGER_JOINTS], position: [...r.fingers], velocity: [], effort: [] };
-      const pose: PoseStamped = { header: { stamp: stampOf(this.t0 + r.t, { sec: 0, nanosec: 0 }), frame_id: 'world' }, pose: { position: { x: r.eef[0], y: r.eef[1], z: r.eef[2] }, orientation: { w: 0, x: 1, y: 0, z: 0 } } };
+      const js: JointState = {
+        header: { stamp: stampOf(this.t0 + r.t, { sec: 0, nanosec: 0 }), frame_id: '' },
+        name: [...FINGER_JOINTS],
+        position: [...r.fingers],
+        velocity: [],
+        effort: [],
+      };
+      const pose: PoseStamped = {
+        header: { stamp: stampOf(this.t0 + r.t, { sec: 0, nanosec: 0 }), frame_id: 'world' },
+        pose: { position: { x: r.eef[0], y: r.eef[1], z: r.eef[2] }, orientation: { w: 0, x: 1, y: 0, z: 0 } },
+      };
       this.bus.publish('sensor_msgs/JointState', SIM_TOPICS.jointState, js);
       this.bus.publish('geometry_msgs/PoseStamped', SIM_TOPICS.pose, pose);
     }

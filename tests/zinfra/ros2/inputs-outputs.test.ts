@@ -16,7 +16,11 @@ const stamp = { sec: 0, nanosec: 0 };
 const s = Math.SQRT1_2;
 
 function tf(parent: string, child: string, t: [number, number, number], q: [number, number, number, number]) {
-  return { header: { stamp, frame_id: parent }, child_frame_id: child, transform: { translation: { x: t[0], y: t[1], z: t[2] }, rotation: { w: q[0], x: q[1], y: q[2], z: q[3] } } };
+  return {
+    header: { stamp, frame_id: parent },
+    child_frame_id: child,
+    transform: { translation: { x: t[0], y: t[1], z: t[2] }, rotation: { w: q[0], x: q[1], y: q[2], z: q[3] } },
+  };
 }
 
 const ARM_TF: TFMessage = {
@@ -26,7 +30,13 @@ const ARM_TF: TFMessage = {
   ],
 };
 
-const joints = (positions: number[]): JointState => ({ header: { stamp, frame_id: '' }, name: ['j1', 'j2', ...FINGER_JOINTS], position: [...positions, 0.04, 0.04], velocity: [], effort: [] });
+const joints = (positions: number[]): JointState => ({
+  header: { stamp, frame_id: '' },
+  name: ['j1', 'j2', ...FINGER_JOINTS],
+  position: [...positions, 0.04, 0.04],
+  velocity: [],
+  effort: [],
+});
 
 describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', () => {
   it('chains tf2 transforms from the end-effector frame up to the base', () => {
@@ -48,7 +58,11 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
     const h = nodeOnMemoryGraph(
       simulatedRobotConfig(TASK, {
         critic: 'none',
-        inputs: { ...(base.inputs as object), ee_pose: { type: 'tf2_msgs/TFMessage', parent_frame: 'base', child_frame: 'hand' }, cameras: [{ key: 'observation/image', topic: '/cam', type: 'sensor_msgs/Image' }] },
+        inputs: {
+          ...(base.inputs as object),
+          ee_pose: { type: 'tf2_msgs/TFMessage', parent_frame: 'base', child_frame: 'hand' },
+          cameras: [{ key: 'observation/image', topic: '/cam', type: 'sensor_msgs/Image' }],
+        },
       }),
       policy,
       'lockstep',
@@ -56,7 +70,15 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
     await h.node.beginEpisode({ recordPath: null });
     h.bus.publish('tf2_msgs/TFMessage', '/tf', ARM_TF);
     h.bus.publish('sensor_msgs/JointState', '/joint_states', joints([0, 0]));
-    h.bus.publish('sensor_msgs/Image', '/cam', { header: { stamp, frame_id: 'cam' }, height: 2, width: 2, encoding: 'rgb8', is_bigendian: 0, step: 6, data: new Uint8Array(12) });
+    h.bus.publish('sensor_msgs/Image', '/cam', {
+      header: { stamp, frame_id: 'cam' },
+      height: 2,
+      width: 2,
+      encoding: 'rgb8',
+      is_bigendian: 0,
+      step: 6,
+      data: new Uint8Array(12),
+    });
     expect(await h.node.tick()).toBe('command');
     expect([...h.node.inputs.state.subarray(0, 3)].map((v) => +v.toFixed(6))).toEqual([0.1, 0.2, 0.3]);
     expect(policy.lastKeys).toContain('observation/image');
@@ -66,20 +88,35 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
     const policy = new ScriptedPolicy([0.2, 0, 0, 0, 0, 0, -1]);
     const base = simulatedRobotConfig(TASK);
     const camera = { key: 'observation/wrist_image', topic: '/wrist/compressed', type: 'sensor_msgs/CompressedImage', size: [6, 6] };
-    const inputs = { ...(base.inputs as object), ee_pose: { type: 'tf2_msgs/TFMessage', parent_frame: 'base', child_frame: 'hand' }, cameras: [camera] };
+    const inputs = {
+      ...(base.inputs as object),
+      ee_pose: { type: 'tf2_msgs/TFMessage', parent_frame: 'base', child_frame: 'hand' },
+      cameras: [camera],
+    };
     const h = nodeOnMemoryGraph(simulatedRobotConfig(TASK, { critic: 'none', inputs }), policy, 'lockstep');
-    const diagnostics = h.bus.capture<{ status: { name: string; level: number; message: string }[] }>('diagnostic_msgs/DiagnosticArray', '/diagnostics');
+    const diagnostics = h.bus.capture<{ status: { name: string; level: number; message: string }[] }>(
+      'diagnostic_msgs/DiagnosticArray',
+      '/diagnostics',
+    );
     await h.node.beginEpisode({ recordPath: null });
     const png = new PNG({ width: 3, height: 3 });
     png.data = Buffer.alloc(3 * 3 * 4, 255);
-    h.bus.publish('sensor_msgs/CompressedImage', '/wrist/compressed', { header: { stamp, frame_id: 'wrist' }, format: 'png', data: PNG.sync.write(png) });
+    h.bus.publish('sensor_msgs/CompressedImage', '/wrist/compressed', {
+      header: { stamp, frame_id: 'wrist' },
+      format: 'png',
+      data: PNG.sync.write(png),
+    });
     h.bus.publish('tf2_msgs/TFMessage', '/tf', ARM_TF);
     h.bus.publish('sensor_msgs/JointState', '/joint_states', joints([0, 0]));
     expect(await h.node.tick()).toBe('command');
     const frame = policy.last!['observation/wrist_image'] as NdArray<'|u1'>;
     expect(frame.shape).toEqual([6, 6, 3]);
     expect(frame.data.every((v) => v === 255)).toBe(true); // a 3×3 white square scaled to fill 6×6
-    h.bus.publish('sensor_msgs/CompressedImage', '/wrist/compressed', { header: { stamp, frame_id: 'wrist' }, format: 'tiff', data: new Uint8Array(4) });
+    h.bus.publish('sensor_msgs/CompressedImage', '/wrist/compressed', {
+      header: { stamp, frame_id: 'wrist' },
+      format: 'tiff',
+      data: new Uint8Array(4),
+    });
     h.clock.advance(1000);
     await h.node.tick();
     const cam = diagnostics.at(-1)!.status.find((st) => st.name.endsWith('camera observation/wrist_image'))!;
@@ -99,14 +136,23 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
 
   it('publishes a JointTrajectory of measured positions plus the action as joint deltas, and holds at the measured ones', async () => {
     const h = nodeOnMemoryGraph(
-      simulatedRobotConfig(TASK, { critic: 'none', outputs: { command: { type: 'trajectory_msgs/JointTrajectory', topic: '/arm/joint_trajectory', joints: ['j1', 'j2'], rad_per_unit: 0.1 }, gripper: { type: 'std_msgs/Float64MultiArray', topic: '/g' } } }),
+      simulatedRobotConfig(TASK, {
+        critic: 'none',
+        outputs: {
+          command: { type: 'trajectory_msgs/JointTrajectory', topic: '/arm/joint_trajectory', joints: ['j1', 'j2'], rad_per_unit: 0.1 },
+          gripper: { type: 'std_msgs/Float64MultiArray', topic: '/g' },
+        },
+      }),
       new ScriptedPolicy([0.5, -0.25, 0, 0, 0, 0, -1]),
       'lockstep',
     );
     const sent = h.bus.capture<JointTrajectory>('trajectory_msgs/JointTrajectory', '/arm/joint_trajectory');
     await h.node.beginEpisode({ recordPath: null });
     h.bus.publish('sensor_msgs/JointState', '/joint_states', joints([1, 2]));
-    h.bus.publish('geometry_msgs/PoseStamped', '/ee_pose', { header: { stamp, frame_id: 'base' }, pose: { position: { x: 0.1, y: 0, z: 0.2 }, orientation: { w: 1, x: 0, y: 0, z: 0 } } });
+    h.bus.publish('geometry_msgs/PoseStamped', '/ee_pose', {
+      header: { stamp, frame_id: 'base' },
+      pose: { position: { x: 0.1, y: 0, z: 0.2 }, orientation: { w: 1, x: 0, y: 0, z: 0 } },
+    });
     await h.node.tick();
     expect(sent.at(-1)!.joint_names).toEqual(['j1', 'j2']);
     expect(sent.at(-1)!.points[0]!.positions).toEqual([1.05, 1.975]);
@@ -118,7 +164,13 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
   it('sends a GripperCommand goal when the command changes, not every tick', async () => {
     const policy = new ScriptedPolicy([0, 0, 0, 0, 0, 0, -1]);
     const h = nodeOnMemoryGraph(
-      simulatedRobotConfig(TASK, { critic: 'none', outputs: { command: { type: 'geometry_msgs/TwistStamped', topic: '/twist', frame_id: 'base' }, gripper: { type: 'control_msgs/GripperCommand', action: '/gripper_cmd', open_position: 0.04, closed_position: 0, max_effort: 15 } } }),
+      simulatedRobotConfig(TASK, {
+        critic: 'none',
+        outputs: {
+          command: { type: 'geometry_msgs/TwistStamped', topic: '/twist', frame_id: 'base' },
+          gripper: { type: 'control_msgs/GripperCommand', action: '/gripper_cmd', open_position: 0.04, closed_position: 0, max_effort: 15 },
+        },
+      }),
       policy,
       'lockstep',
     );
@@ -126,7 +178,10 @@ describe('ROS 2 node inputs and outputs on the in-memory graph (test double)', (
     await h.node.beginEpisode({ recordPath: null });
     for (let i = 0; i < 10; i++) {
       h.bus.publish('sensor_msgs/JointState', '/joint_states', joints([0, 0]));
-      h.bus.publish('geometry_msgs/PoseStamped', '/ee_pose', { header: { stamp, frame_id: 'base' }, pose: { position: { x: 0.1, y: 0, z: 0.2 }, orientation: { w: 1, x: 0, y: 0, z: 0 } } });
+      h.bus.publish('geometry_msgs/PoseStamped', '/ee_pose', {
+        header: { stamp, frame_id: 'base' },
+        pose: { position: { x: 0.1, y: 0, z: 0.2 }, orientation: { w: 1, x: 0, y: 0, z: 0 } },
+      });
       await h.node.tick();
       h.clock.advance(50);
     }

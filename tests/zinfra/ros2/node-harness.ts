@@ -17,7 +17,12 @@ export interface Harness {
   readonly config: Ros2Config;
 }
 
-export function nodeOnMemoryGraph(raw: Record<string, unknown>, policy: Policy, timing: 'realtime' | 'lockstep', bus = new InMemoryRosBus()): Harness {
+export function nodeOnMemoryGraph(
+  raw: Record<string, unknown>,
+  policy: Policy,
+  timing: 'realtime' | 'lockstep',
+  bus = new InMemoryRosBus(),
+): Harness {
   const config = parseRos2Config(raw);
   const clock = new ManualClock(1_000);
   const node = new Ros2Node({
@@ -43,7 +48,11 @@ export interface GraphEpisode {
 }
 
 /** One episode of `robot` driven by the node, in simulated time, to the task's end. */
-export async function runGraphEpisode(h: Harness, robot: SimulatedTabletopRobot, spec: { task: string; seed: number; perturbation?: Perturbation }): Promise<GraphEpisode> {
+export async function runGraphEpisode(
+  h: Harness,
+  robot: SimulatedTabletopRobot,
+  spec: { task: string; seed: number; perturbation?: Perturbation },
+): Promise<GraphEpisode> {
   const { objects, instruction } = await robot.reset(spec);
   await h.node.beginEpisode({ objects, instruction, label: `${spec.task}#${spec.seed}`, recordPath: null });
   const periodMs = 1000 / h.config.control_hz;

@@ -8,11 +8,15 @@ describe('runAtRate (simulated clock)', () => {
   it('ticks on the period grid and stops when told', async () => {
     const clock = new ManualClock();
     const at: number[] = [];
-    const loop = runAtRate(async () => {
-      at.push(clock.now());
-      clock.advance(10); // a tick that takes its whole period: the next one starts at once
-      if (at.length === 5) loop.stop();
-    }, 100, clock);
+    const loop = runAtRate(
+      async () => {
+        at.push(clock.now());
+        clock.advance(10); // a tick that takes its whole period: the next one starts at once
+        if (at.length === 5) loop.stop();
+      },
+      100,
+      clock,
+    );
     await loop.stopped;
     expect(at).toEqual([0, 10, 20, 30, 40]);
     expect(loop.overruns()).toBe(0);
@@ -21,11 +25,15 @@ describe('runAtRate (simulated clock)', () => {
   it('counts an overrun and moves the grid on instead of bursting', async () => {
     const clock = new ManualClock();
     let ticks = 0;
-    const loop = runAtRate(async () => {
-      ticks++;
-      clock.advance(ticks === 2 ? 35 : 10); // the second tick takes 3.5 periods
-      if (ticks === 6) loop.stop();
-    }, 100, clock);
+    const loop = runAtRate(
+      async () => {
+        ticks++;
+        clock.advance(ticks === 2 ? 35 : 10); // the second tick takes 3.5 periods
+        if (ticks === 6) loop.stop();
+      },
+      100,
+      clock,
+    );
     await loop.stopped;
     expect(ticks).toBe(6);
     expect(loop.overruns()).toBe(1);

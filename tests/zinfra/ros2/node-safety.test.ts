@@ -25,7 +25,15 @@ interface Run {
 
 async function start(sequence: readonly RecordedInput[], overrides: Record<string, unknown> = {}, action = FORWARD): Promise<Run> {
   const policy = new ScriptedPolicy(action);
-  const h = nodeOnMemoryGraph(simulatedRobotConfig(TASK, { critic: 'none', inputs: { ...(simulatedRobotConfig(TASK).inputs as object), objects: undefined }, ...overrides }), policy, 'realtime');
+  const h = nodeOnMemoryGraph(
+    simulatedRobotConfig(TASK, {
+      critic: 'none',
+      inputs: { ...(simulatedRobotConfig(TASK).inputs as object), objects: undefined },
+      ...overrides,
+    }),
+    policy,
+    'realtime',
+  );
   const twists = h.bus.capture<TwistStamped>('geometry_msgs/TwistStamped', SIM_TOPICS.twist);
   const events = h.bus.capture<StringMessage>('std_msgs/String', '/zetta/events');
   const diagnostics = h.bus.capture<DiagnosticArray>('diagnostic_msgs/DiagnosticArray', '/diagnostics');

@@ -25,8 +25,16 @@ describe.skipIf(!HAS_ROS)(TITLE, () => {
     const graph = await RclnodejsGraph.open('zetta_it');
     const robotGraph = await RclnodejsGraph.open('zetta_it_robot');
     const node = new Ros2Node({
-      config, graph, clock: wallClock, policy: new ScriptedPolicy([0.3, 0, 0, 0, 0, 0, -1]), policyLabel: 'scripted',
-      encoder: tabletop.policyEncoder(), features: tabletop.perception!.features(), governance: openRobotGovernance('none', tabletop.features, undefined, 20), timing: 'realtime', instruction: 'test',
+      config,
+      graph,
+      clock: wallClock,
+      policy: new ScriptedPolicy([0.3, 0, 0, 0, 0, 0, -1]),
+      policyLabel: 'scripted',
+      encoder: tabletop.policyEncoder(),
+      features: tabletop.perception!.features(),
+      governance: openRobotGovernance('none', tabletop.features, undefined, 20),
+      timing: 'realtime',
+      instruction: 'test',
     });
     node.start();
     await node.beginEpisode({ recordPath: null });
@@ -35,8 +43,17 @@ describe.skipIf(!HAS_ROS)(TITLE, () => {
     const js = robotGraph.advertise<JointState>('sensor_msgs/JointState', SIM_TOPICS.jointState, 'sensor-data');
     const pose = robotGraph.advertise<PoseStamped>('geometry_msgs/PoseStamped', SIM_TOPICS.pose, 'sensor-data');
     const feed = setInterval(() => {
-      js.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' }, name: [...FINGER_JOINTS], position: [0.04, 0.04], velocity: [], effort: [] });
-      pose.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'world' }, pose: { position: { x: 0.1, y: 0, z: 0.2 }, orientation: { w: 0, x: 1, y: 0, z: 0 } } });
+      js.publish({
+        header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' },
+        name: [...FINGER_JOINTS],
+        position: [0.04, 0.04],
+        velocity: [],
+        effort: [],
+      });
+      pose.publish({
+        header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'world' },
+        pose: { position: { x: 0.1, y: 0, z: 0.2 }, orientation: { w: 0, x: 1, y: 0, z: 0 } },
+      });
     }, 20);
     const loop = runAtRate(() => node.tick(), 20, wallClock);
     try {

@@ -32,7 +32,9 @@ export class ScriptedPolicy implements Policy {
     this.last = batch[0];
     if (this.mode === 'hang') return new Promise(() => undefined);
     if (this.mode === 'fail') return Promise.reject(new PolicyUnavailable('scripted policy server is down'));
-    return Promise.resolve(batch.map(() => ({ actions: { dtype: '<f4' as const, shape: [this.horizon, 7], data: this.chunk.slice() }, policyTiming: {} })));
+    return Promise.resolve(
+      batch.map(() => ({ actions: { dtype: '<f4' as const, shape: [this.horizon, 7], data: this.chunk.slice() }, policyTiming: {} })),
+    );
   }
 
   async close(): Promise<void> {}

@@ -50,8 +50,17 @@ export class SimulatedTabletopRobot {
   /** Twists and gripper commands received since the last step (a step with none holds still). */
   commandsSinceStep = 0;
   private readonly periodS: number;
-  private readonly joint: JointState = { header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' }, name: [...FINGER_JOINTS], position: [0, 0], velocity: [], effort: [] };
-  private readonly pose: PoseStamped = { header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'world' }, pose: { position: { x: 0, y: 0, z: 0 }, orientation: { w: 1, x: 0, y: 0, z: 0 } } };
+  private readonly joint: JointState = {
+    header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' },
+    name: [...FINGER_JOINTS],
+    position: [0, 0],
+    velocity: [],
+    effort: [],
+  };
+  private readonly pose: PoseStamped = {
+    header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'world' },
+    pose: { position: { x: 0, y: 0, z: 0 }, orientation: { w: 1, x: 0, y: 0, z: 0 } },
+  };
   private readonly objects: PoseArray = { header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'world' }, poses: [] };
   private readonly q = [1, 0, 0, 0];
   private last: StepResult | undefined;
@@ -113,7 +122,10 @@ export class SimulatedTabletopRobot {
     stampOf(nowMs, this.objects.header.stamp);
     this.objects.poses = [];
     for (let k = 0; k < o.length; k += 7) {
-      this.objects.poses.push({ position: { x: o[k]!, y: o[k + 1]!, z: o[k + 2]! }, orientation: { w: o[k + 3]!, x: o[k + 4]!, y: o[k + 5]!, z: o[k + 6]! } });
+      this.objects.poses.push({
+        position: { x: o[k]!, y: o[k + 1]!, z: o[k + 2]! },
+        orientation: { w: o[k + 3]!, x: o[k + 4]!, y: o[k + 5]!, z: o[k + 6]! },
+      });
     }
     this.bus.publish('geometry_msgs/PoseArray', SIM_TOPICS.objects, this.objects);
   }

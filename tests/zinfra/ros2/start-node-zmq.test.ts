@@ -32,10 +32,13 @@ describe('zetta ros2 start-up on the in-memory graph (test double) with a ZeroMQ
       if (robot.commandsSinceStep > 0) robot.step();
       robot.publishState(performance.now());
     }, 10);
-    const config = parseRos2Config(simulatedRobotConfig('spatial/left_cube_in_bowl', { policy: server.endpoint, recording: { dir, enabled: true } }));
+    const config = parseRos2Config(
+      simulatedRobotConfig('spatial/left_cube_in_bowl', { policy: server.endpoint, recording: { dir, enabled: true } }),
+    );
     const running = await startRos2Node(config, { graph: async (name) => bus.node(name) });
     try {
-      while (twists.filter((t) => t.twist.linear.x !== 0 || t.twist.linear.z !== 0).length < 10) await new Promise((r) => setTimeout(r, 20));
+      while (twists.filter((t) => t.twist.linear.x !== 0 || t.twist.linear.z !== 0).length < 10)
+        await new Promise((r) => setTimeout(r, 20));
       expect(running.node.link.answered).toBeGreaterThan(0);
       expect(running.node.link.lastError).toBeNull();
     } finally {

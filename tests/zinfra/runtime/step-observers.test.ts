@@ -86,16 +86,32 @@ describe('step observers of the control loop', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-observers-'));
     const critic = openCritic(resolveCriticSpec('default'), TABLETOP_WORLD)!;
     const probe = new Probe();
-    const out = await runEpisode(env, new ReplayPolicy(script, env, 10), { task, seed: 5000, perturbation: resolvePerturbation('disturbance') }, {
-      executeSteps: 5, ...tabletopIO(), policyLabel: 'replay', critic, criticLabel: 'default', recordPath: join(dir, 'ep.mcap'), observers: [probe],
-    });
+    const out = await runEpisode(
+      env,
+      new ReplayPolicy(script, env, 10),
+      { task, seed: 5000, perturbation: resolvePerturbation('disturbance') },
+      {
+        executeSteps: 5,
+        ...tabletopIO(),
+        policyLabel: 'replay',
+        critic,
+        criticLabel: 'default',
+        recordPath: join(dir, 'ep.mcap'),
+        observers: [probe],
+      },
+    );
     expect(out.recoveryActions).toBeGreaterThan(0); // the scenario exercises every source the tally counts
     expect(probe.events).toEqual(['start', ...Array.from({ length: out.steps }, () => ['action', 'step']).flat(), 'end']);
     expect(probe.steps.size).toBe(1); // one step object for the whole episode
     expect(probe.indices).toEqual(Array.from({ length: out.steps }, (_, i) => i));
     expect(probe.start?.critic).toBe(critic);
     expect(probe.start?.reset.info.resetDigest).toBe(out.resetDigest);
-    expect(probe.summary).toMatchObject({ steps: out.steps, success: out.success, policyActions: out.policyActions, recoveryActions: out.recoveryActions });
+    expect(probe.summary).toMatchObject({
+      steps: out.steps,
+      success: out.success,
+      policyActions: out.policyActions,
+      recoveryActions: out.recoveryActions,
+    });
 
     const count = (source: string) => probe.sources.filter((s) => s === source).length;
     expect([count('policy'), count('recovery'), count('hold')]).toEqual([out.policyActions, out.recoveryActions, out.holdActions]);
@@ -112,9 +128,18 @@ describe('step observers of the control loop', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zetta-observers-'));
     const probe = new Probe();
     const path = join(dir, 'ep.mcap');
-    const run = runEpisode(env, new FailingPolicy(3), { task: 'goal/press_button', seed: 1 }, {
-      executeSteps: 1, ...tabletopIO(), policyLabel: 'failing', recordPath: path, observers: [probe],
-    });
+    const run = runEpisode(
+      env,
+      new FailingPolicy(3),
+      { task: 'goal/press_button', seed: 1 },
+      {
+        executeSteps: 1,
+        ...tabletopIO(),
+        policyLabel: 'failing',
+        recordPath: path,
+        observers: [probe],
+      },
+    );
     await expect(run).rejects.toThrow('observation key missing');
     expect(probe.events).toEqual(['start', 'action', 'step', 'action', 'step', 'action', 'step', 'abandon']);
     expect(existsSync(path)).toBe(false);
@@ -127,8 +152,17 @@ describe('EpisodeTally as a step observer', () => {
     const a = Float32Array.from([0.1, 0, 0, 0, 0, 0, 1]);
     const clamped = Float32Array.from([0.05, 0, 0, 0, 0, 0, 1]);
     const chosen: Chosen = { action: EMPTY_ACTION, source: 'policy', proposed: null, fromChunk: false, reentered: false };
-    const step: LoopStep = { index: 0, observation: { state: new Float32Array(8), objects: new Float32Array(0), t: 0, prompt: '' }, chosen };
-    const result = (milestones: string[]): StepResult => ({ obs: step.observation, reward: 0, done: false, info: { success: false, milestones } });
+    const step: LoopStep = {
+      index: 0,
+      observation: { state: new Float32Array(8), objects: new Float32Array(0), t: 0, prompt: '' },
+      chosen,
+    };
+    const result = (milestones: string[]): StepResult => ({
+      obs: step.observation,
+      reward: 0,
+      done: false,
+      info: { success: false, milestones },
+    });
     const observed = new EpisodeTally();
     const counted = new EpisodeTally();
     const executed: [Chosen['source'], Float32Array, Float32Array | null, boolean, string[]][] = [
@@ -142,7 +176,13 @@ describe('EpisodeTally as a step observer', () => {
       observed.onStep(step, result(milestones));
       counted.count(source, action, proposed, fromChunk, milestones);
     }
-    expect(observed).toMatchObject({ policyActions: 2, unmodifiedPolicyActions: 1, recoveryActions: 1, holds: 1, milestonesDuringRecovery: 1 });
+    expect(observed).toMatchObject({
+      policyActions: 2,
+      unmodifiedPolicyActions: 1,
+      recoveryActions: 1,
+      holds: 1,
+      milestonesDuringRecovery: 1,
+    });
     expect({ ...observed }).toEqual({ ...counted });
   });
 });

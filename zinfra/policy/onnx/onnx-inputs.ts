@@ -64,18 +64,21 @@ export function describeInputs(session: InferenceSession, fail: Fail): InputSpec
 export function resolveItemShape(spec: InputSpec, arrays: readonly NdArray[], fail: Fail): number[] {
   const first = arrays[0]!;
   const expected = `[${spec.itemShape.join(', ')}]`;
-  return arrays.reduce<number[]>((shape, a, i) => {
-    const where = arrays.length > 1 ? ` (batch item ${i})` : '';
-    const ok =
-      a.shape.length === spec.itemShape.length &&
-      spec.itemShape.every((d, k) => (typeof d === 'number' ? a.shape[k] === d : a.shape[k] === shape[k])) &&
-      a.data.length === elementCount(a.shape);
-    if (!ok) {
-      const got = `[${a.shape.join(', ')}]`;
-      throw fail(`observation '${spec.name}'${where} has shape ${got}; the model expects ${expected} per observation`);
-    }
-    return shape;
-  }, [...first.shape]);
+  return arrays.reduce<number[]>(
+    (shape, a, i) => {
+      const where = arrays.length > 1 ? ` (batch item ${i})` : '';
+      const ok =
+        a.shape.length === spec.itemShape.length &&
+        spec.itemShape.every((d, k) => (typeof d === 'number' ? a.shape[k] === d : a.shape[k] === shape[k])) &&
+        a.data.length === elementCount(a.shape);
+      if (!ok) {
+        const got = `[${a.shape.join(', ')}]`;
+        throw fail(`observation '${spec.name}'${where} has shape ${got}; the model expects ${expected} per observation`);
+      }
+      return shape;
+    },
+    [...first.shape],
+  );
 }
 
 function allocate(type: InputType, n: number): InputBuffer {

@@ -23,13 +23,7 @@ import type { ErrorCode } from '../../../protocol/errors.js';
 import type { NdArray, Observation } from '../../../protocol/ndarray.js';
 import { readOnnxModelProps, type OnnxModelProps } from './onnx-model-props.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../policy.js';
-import {
-  describeInputs,
-  fillItem,
-  newInputData,
-  type InputSpec,
-  resolveItemShape,
-} from './onnx-inputs.js';
+import { describeInputs, fillItem, newInputData, type InputSpec, resolveItemShape } from './onnx-inputs.js';
 
 /** Why an OnnxPolicy call failed, beyond the wire-level code. */
 export type OnnxFailure =

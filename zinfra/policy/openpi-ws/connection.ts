@@ -18,7 +18,11 @@ interface Waiter {
 /** The error for a close frame: 1011 is openpi's "policy raised"; anything else means the server went away. */
 function closeError(url: string, code: number, reason: string): Error {
   if (code === 1011) {
-    return new RemoteError('BACKEND_FAILED', `openpi server at ${url} closed the connection with 1011: ${reason || 'no reason given'}`, false);
+    return new RemoteError(
+      'BACKEND_FAILED',
+      `openpi server at ${url} closed the connection with 1011: ${reason || 'no reason given'}`,
+      false,
+    );
   }
   return new PolicyUnavailable(`connection to ${url} closed (code ${code}${reason ? `: ${reason}` : ''})`);
 }
@@ -139,10 +143,9 @@ export async function openConnection(opts: OpenOptions): Promise<{ connection: O
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      throw new PolicyUnavailable(
-        `openpi server at ${opts.url} is not reachable (gave up after ${opts.timeoutMs} ms): ${last.message}`,
-        { cause: last },
-      );
+      throw new PolicyUnavailable(`openpi server at ${opts.url} is not reachable (gave up after ${opts.timeoutMs} ms): ${last.message}`, {
+        cause: last,
+      });
     }
     await sleep(Math.min(delay, left));
     delay = Math.min(delay * 2, 1000);

@@ -16,13 +16,7 @@ import { ProtocolError } from '../../../protocol/errors.js';
 import type { Observation } from '../../../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded } from '../errors.js';
 import { openConnection, type OpenpiConnection } from './connection.js';
-import {
-  metadataActionShape,
-  metadataFromOpenpi,
-  readOpenpiReply,
-  unwrapNumpyScalars,
-  type OpenpiReply,
-} from './wire.js';
+import { metadataActionShape, metadataFromOpenpi, readOpenpiReply, unwrapNumpyScalars, type OpenpiReply } from './wire.js';
 import type { Policy, PolicyMetadata, PolicyResult, Timing } from '../policy.js';
 
 export interface OpenpiWebsocketPolicyOptions {

@@ -76,8 +76,7 @@ export function readOpenpiReply(value: unknown): OpenpiReply {
   };
 }
 
-const positiveInt = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+const positiveInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 /** The action shape an openpi metadata dict publishes, if it does (a Zetta-served policy does). */

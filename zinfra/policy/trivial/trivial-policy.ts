@@ -34,7 +34,8 @@ export class TrivialPolicy implements Policy {
     this.seed = options.seed ?? 0;
     this.horizon = options.horizon ?? 10;
     this.actionDim = options.actionDim ?? 7;
-    if (!Number.isSafeInteger(this.seed) || this.seed < 0) throw new RangeError(`null:random seed must be a non-negative integer, got ${this.seed}`);
+    if (!Number.isSafeInteger(this.seed) || this.seed < 0)
+      throw new RangeError(`null:random seed must be a non-negative integer, got ${this.seed}`);
   }
 
   async metadata(): Promise<PolicyMetadata> {

@@ -11,7 +11,15 @@
 // the dead server, so a returning server never serves stale observations.
 import { randomUUID } from 'node:crypto';
 import { Dealer } from 'zeromq';
-import { PROTOCOL_VERSION, decodeReply, encodeMessage, salvageId, type Reply, type Request, type WireMetadata } from '../../../protocol/messages.js';
+import {
+  PROTOCOL_VERSION,
+  decodeReply,
+  encodeMessage,
+  salvageId,
+  type Reply,
+  type Request,
+  type WireMetadata,
+} from '../../../protocol/messages.js';
 import type { ProtocolError } from '../../../protocol/errors.js';
 import type { NdArray, Observation } from '../../../protocol/ndarray.js';
 import { ClientClosed, DeadlineExceeded, PolicyUnavailable, RemoteError } from '../errors.js';
@@ -171,11 +179,17 @@ export class PolicyClient implements Policy {
   }
 
   async episodeStart(episodeId: string, info?: Record<string, unknown>): Promise<void> {
-    await this.call((id) => ({ type: 'episode_start', id, session_id: this.sessionId, episode_id: episodeId, info }), this.opts.defaultDeadlineMs);
+    await this.call(
+      (id) => ({ type: 'episode_start', id, session_id: this.sessionId, episode_id: episodeId, info }),
+      this.opts.defaultDeadlineMs,
+    );
   }
 
   async episodeEnd(episodeId: string, info?: Record<string, unknown>): Promise<void> {
-    await this.call((id) => ({ type: 'episode_end', id, session_id: this.sessionId, episode_id: episodeId, info }), this.opts.defaultDeadlineMs);
+    await this.call(
+      (id) => ({ type: 'episode_end', id, session_id: this.sessionId, episode_id: episodeId, info }),
+      this.opts.defaultDeadlineMs,
+    );
   }
 
   async close(): Promise<void> {
@@ -202,11 +216,15 @@ export class PolicyClient implements Policy {
     }
     return new Promise<Reply>((resolve, reject) => {
       // setImmediate runs after pending I/O: a reply already in the socket when a late timer fires wins.
-      const timer = setTimeout(() => setImmediate(() => {
-        if (this.pending.get(id)?.timer !== timer) return;
-        this.pending.delete(id);
-        reject(new DeadlineExceeded(deadlineMs));
-      }), deadlineMs);
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (this.pending.get(id)?.timer !== timer) return;
+            this.pending.delete(id);
+            reject(new DeadlineExceeded(deadlineMs));
+          }),
+        deadlineMs,
+      );
       this.pending.set(id, { resolve, reject, timer, lease });
       this.sender.send([lease.bytes]);
     }).then((reply) => {
@@ -302,7 +320,8 @@ export class PolicyClient implements Policy {
       // Judge only after reading what the socket already holds (setImmediate runs after pending I/O).
       setImmediate(() => {
         const { silenceMs, timeoutMs } = this.liveness;
-        if (this.stateNow === 'ready' && silenceMs > timeoutMs) this.markUnavailable(`silent for ${Math.round(silenceMs)} ms (timeout ${Math.round(timeoutMs)} ms)`);
+        if (this.stateNow === 'ready' && silenceMs > timeoutMs)
+          this.markUnavailable(`silent for ${Math.round(silenceMs)} ms (timeout ${Math.round(timeoutMs)} ms)`);
       });
       return;
     }
@@ -312,7 +331,9 @@ export class PolicyClient implements Policy {
   /** While connecting: nobody listening (every attempt refused for a while) fails the wait now. */
   private checkRefused(): void {
     if (this.refusedSince === undefined || performance.now() - this.refusedSince < this.refusedTimeoutMs) return;
-    const err = new PolicyUnavailable(`policy server at ${this.opts.endpoint} is unreachable: connection refused for ${Math.round(this.refusedTimeoutMs)} ms`);
+    const err = new PolicyUnavailable(
+      `policy server at ${this.opts.endpoint} is unreachable: connection refused for ${Math.round(this.refusedTimeoutMs)} ms`,
+    );
     for (const w of this.metaWaiters.splice(0)) w.reject(err);
   }
 

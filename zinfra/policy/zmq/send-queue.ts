@@ -12,11 +12,11 @@ export class SendQueue {
   ) {}
 
   send(frames: Buffer[]): void {
-    this.tail = this.tail.then(
-      () => this.socket.send(frames),
-    ).catch((err: Error) => {
-      if (!this.socket.closed) this.onError(err);
-    });
+    this.tail = this.tail
+      .then(() => this.socket.send(frames))
+      .catch((err: Error) => {
+        if (!this.socket.closed) this.onError(err);
+      });
   }
 
   /** Resolves once everything queued so far has been handed to ZeroMQ. */

@@ -142,12 +142,10 @@ export class PolicyServer {
     const { request } = job;
     // The deadline budget counts from receipt: clocks are not shared with the client.
     const budget = request.deadline_ms - (performance.now() - job.receivedAt);
-    this.scheduler
-      .submit(request.obs, { sessionId: request.session_id, deadlineMs: budget })
-      .then(
-        (result) => this.replyResult(job, result),
-        (err: unknown) => this.replyError(job.route, request.id, errorCode(err), (err as Error).message ?? String(err)),
-      );
+    this.scheduler.submit(request.obs, { sessionId: request.session_id, deadlineMs: budget }).then(
+      (result) => this.replyResult(job, result),
+      (err: unknown) => this.replyError(job.route, request.id, errorCode(err), (err as Error).message ?? String(err)),
+    );
   }
 
   private replyResult(job: Job, result: ScheduledResult): void {

@@ -80,6 +80,7 @@ export function apiPost<T>(path: string, body: unknown = {}, options: RequestOpt
 
 /** A message fit to show an operator, whatever was thrown. */
 export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.status === 0 ? err.message : `${err.message} (${err.status}${err.code && err.code !== 'http' ? ` ${err.code}` : ''})`;
+  if (err instanceof ApiError)
+    return err.status === 0 ? err.message : `${err.message} (${err.status}${err.code && err.code !== 'http' ? ` ${err.code}` : ''})`;
   return err instanceof Error ? err.message : String(err);
 }

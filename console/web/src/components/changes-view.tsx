@@ -28,8 +28,12 @@ function EntryList({ title, changes, describe }: { title: string; changes: Entry
     <section>
       <h4>{title}</h4>
       <ul class="diff">
-        {changes.added.map((e) => <Entry key={`a:${e.id}`} kind="added" entry={e} lines={describe(e)} />)}
-        {changes.replaced.map((e) => <Entry key={`r:${e.id}`} kind="replaced" entry={e} lines={describe(e)} />)}
+        {changes.added.map((e) => (
+          <Entry key={`a:${e.id}`} kind="added" entry={e} lines={describe(e)} />
+        ))}
+        {changes.replaced.map((e) => (
+          <Entry key={`r:${e.id}`} kind="replaced" entry={e} lines={describe(e)} />
+        ))}
         {changes.removed.map((id) => (
           <li key={`x:${id}`} class="diff-removed">
             <span class="badge removed">removed</span> <code>{id}</code>
@@ -45,7 +49,9 @@ function Entry({ kind, entry, lines }: { kind: 'added' | 'replaced'; entry: Bund
     <li class={`diff-${kind}`}>
       <span class={`badge ${kind}`}>{kind}</span> <code>{entry.id}</code>
       <ul class="plain">
-        {lines.map((l, i) => <li key={i}>{l}</li>)}
+        {lines.map((l, i) => (
+          <li key={i}>{l}</li>
+        ))}
       </ul>
       <details>
         <summary>JSON</summary>

@@ -74,9 +74,14 @@ const PREFERRED = ['robot.eef_z', 'derived.gripper_width', 'observed.object_eef_
 export function defaultFeatures(names: readonly string[]): string[] {
   // each preferred feature by its name, else by its last part (older recordings say eef_z)
   const tail = (n: string) => n.slice(n.lastIndexOf('.') + 1);
-  const picked = PREFERRED.map((p) => (names.includes(p) ? p : names.find((n) => tail(n) === tail(p)))).filter((n): n is string => n !== undefined);
+  const picked = PREFERRED.map((p) => (names.includes(p) ? p : names.find((n) => tail(n) === tail(p)))).filter(
+    (n): n is string => n !== undefined,
+  );
   return picked.length > 0 ? picked : names.slice(0, 3);
 }
 
 export const SOURCE_COLORS = { domain: ['policy', 'recovery', 'hold'], range: ['#cbd2d9', '#dd6b20', '#805ad5'] };
-export const DECISION_COLORS = { domain: ['clamp', 'recover', 'hold', 'abort', 'reenter'], range: ['#d69e2e', '#dd6b20', '#805ad5', '#c53030', '#2f855a'] };
+export const DECISION_COLORS = {
+  domain: ['clamp', 'recover', 'hold', 'abort', 'reenter'],
+  range: ['#d69e2e', '#dd6b20', '#805ad5', '#c53030', '#2f855a'],
+};

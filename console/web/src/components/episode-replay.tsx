@@ -9,7 +9,15 @@ import type { ReplayScene } from './replay-scene';
 
 const HEIGHT = 360;
 
-export function EpisodeReplay({ steps, objectNames, index }: { steps: readonly EpisodeStep[]; objectNames: readonly string[]; index: number }) {
+export function EpisodeReplay({
+  steps,
+  objectNames,
+  index,
+}: {
+  steps: readonly EpisodeStep[];
+  objectNames: readonly string[];
+  index: number;
+}) {
   const holder = useRef<HTMLDivElement>(null);
   const scene = useRef<ReplayScene | null>(null);
   const fallback = useRef<HTMLCanvasElement | null>(null);
@@ -81,9 +89,15 @@ export function EpisodeReplay({ steps, objectNames, index }: { steps: readonly E
     <div class="replay-panel">
       <div class="replay" ref={holder} data-testid="replay" data-mode={mode} style={{ height: `${HEIGHT}px` }} />
       <p class="legend small">
-        <span class="legend-item"><span class="swatch" style={{ background: '#1f2933' }} />gripper (cone; its path in grey)</span>
+        <span class="legend-item">
+          <span class="swatch" style={{ background: '#1f2933' }} />
+          gripper (cone; its path in grey)
+        </span>
         {ws.objectNames.map((name, i) => (
-          <span key={name} class="legend-item"><span class="swatch" style={{ background: objectColor(i) }} />{name}</span>
+          <span key={name} class="legend-item">
+            <span class="swatch" style={{ background: objectColor(i) }} />
+            {name}
+          </span>
         ))}
         {mode === 'webgl' ? <span class="muted"> · drag to orbit, scroll to zoom</span> : null}
       </p>

@@ -7,7 +7,15 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import type { EpisodeStep } from '../../../contract';
-import { DECISION_COLORS, SOURCE_COLORS, type DecisionMark, type EpisodeMarks, type MilestoneMark, type ProposalMark, type Segment } from './episode-marks';
+import {
+  DECISION_COLORS,
+  SOURCE_COLORS,
+  type DecisionMark,
+  type EpisodeMarks,
+  type MilestoneMark,
+  type ProposalMark,
+  type Segment,
+} from './episode-marks';
 import { plotWidth } from './plot-figure';
 
 interface Row {
@@ -21,7 +29,13 @@ interface Row {
 
 const MARGIN_LEFT = 76;
 
-export function EpisodeTimeline({ steps, marks, features, cursor, onSeek }: {
+export function EpisodeTimeline({
+  steps,
+  marks,
+  features,
+  cursor,
+  onSeek,
+}: {
   steps: readonly EpisodeStep[];
   marks: EpisodeMarks;
   features: readonly string[];
@@ -104,15 +118,44 @@ function eventsPlot(marks: EpisodeMarks, domain: [number, number], width: number
     y: { domain: ['driver', 'proposals', 'decisions', 'milestones'], label: null },
     color: SOURCE_COLORS,
     marks: [
-      Plot.barX(marks.segments, { y: () => 'driver', x1: 'start', x2: 'end', fill: 'source', title: (s: Segment) => `${s.source}: steps ${s.start}–${s.end - 1}` }),
-      Plot.tickX(marks.proposals, { y: () => 'proposals', x: 't', stroke: (p: ProposalMark) => (p.safety ? '#c53030' : '#2f6fb0'), title: 'text' }),
-      Plot.tickX(marks.decisions, { y: () => 'decisions', x: 't', stroke: (d: DecisionMark) => decisionColor(d.kind), strokeWidth: 2, title: 'text' }),
-      Plot.dot(marks.milestones, { y: () => 'milestones', x: 't', fill: '#2f855a', r: 4, title: (m: MilestoneMark) => `${m.milestone} at step ${m.t}` }),
+      Plot.barX(marks.segments, {
+        y: () => 'driver',
+        x1: 'start',
+        x2: 'end',
+        fill: 'source',
+        title: (s: Segment) => `${s.source}: steps ${s.start}–${s.end - 1}`,
+      }),
+      Plot.tickX(marks.proposals, {
+        y: () => 'proposals',
+        x: 't',
+        stroke: (p: ProposalMark) => (p.safety ? '#c53030' : '#2f6fb0'),
+        title: 'text',
+      }),
+      Plot.tickX(marks.decisions, {
+        y: () => 'decisions',
+        x: 't',
+        stroke: (d: DecisionMark) => decisionColor(d.kind),
+        strokeWidth: 2,
+        title: 'text',
+      }),
+      Plot.dot(marks.milestones, {
+        y: () => 'milestones',
+        x: 't',
+        fill: '#2f855a',
+        r: 4,
+        title: (m: MilestoneMark) => `${m.milestone} at step ${m.t}`,
+      }),
     ],
   });
 }
 
-function featurePlot(steps: readonly EpisodeStep[], marks: EpisodeMarks, feature: string, domain: [number, number], width: number): Element & Plot.Plot {
+function featurePlot(
+  steps: readonly EpisodeStep[],
+  marks: EpisodeMarks,
+  feature: string,
+  domain: [number, number],
+  width: number,
+): Element & Plot.Plot {
   const points = steps.map((s) => ({ t: s.t, v: finite(s.features[feature]) }));
   const shaded = marks.segments.filter((s) => s.source !== 'policy');
   return Plot.plot({
@@ -123,7 +166,12 @@ function featurePlot(steps: readonly EpisodeStep[], marks: EpisodeMarks, feature
     x: { domain, label: null },
     y: { label: null, grid: true, nice: true },
     marks: [
-      Plot.rect(shaded, { x1: 'start', x2: 'end', fill: (s: Segment) => (s.source === 'recovery' ? '#fbd38d' : '#d6bcfa'), fillOpacity: 0.5 }),
+      Plot.rect(shaded, {
+        x1: 'start',
+        x2: 'end',
+        fill: (s: Segment) => (s.source === 'recovery' ? '#fbd38d' : '#d6bcfa'),
+        fillOpacity: 0.5,
+      }),
       Plot.ruleX(marks.decisions, { x: 't', stroke: (d: DecisionMark) => decisionColor(d.kind), strokeOpacity: 0.4 }),
       Plot.lineY(points, { x: 't', y: 'v', stroke: '#1f2933', strokeWidth: 1.5 }),
     ],
@@ -152,7 +200,10 @@ export function TimelineLegend() {
   return (
     <p class="legend small">
       {items.map(([label, color]) => (
-        <span key={label} class="legend-item"><span class="swatch" style={{ background: color }} />{label}</span>
+        <span key={label} class="legend-item">
+          <span class="swatch" style={{ background: color }} />
+          {label}
+        </span>
       ))}
     </p>
   );

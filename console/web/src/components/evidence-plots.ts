@@ -76,7 +76,14 @@ export function shadowPlot(shadow: ShadowCounts, width: number): Element {
 }
 
 /** A shadow report in any of its spellings (report.json says `targeted`). */
-export function shadowCounts(s: { triggers: number; targeted_failures?: number; targeted?: number; false_alarms: number; successes: number } | null | undefined): ShadowCounts | null {
+export function shadowCounts(
+  s: { triggers: number; targeted_failures?: number; targeted?: number; false_alarms: number; successes: number } | null | undefined,
+): ShadowCounts | null {
   if (!s) return null;
-  return { triggers: s.triggers, targeted_failures: s.targeted_failures ?? s.targeted ?? 0, false_alarms: s.false_alarms, successes: s.successes };
+  return {
+    triggers: s.triggers,
+    targeted_failures: s.targeted_failures ?? s.targeted ?? 0,
+    false_alarms: s.false_alarms,
+    successes: s.successes,
+  };
 }

@@ -2,7 +2,15 @@
 // schema, grouped by prefix (robot., command., derived., observed., …), the chosen ones first.
 import { useState } from 'preact/hooks';
 
-export function FeaturePicker({ names, selected, onChange }: { names: readonly string[]; selected: readonly string[]; onChange: (next: string[]) => void }) {
+export function FeaturePicker({
+  names,
+  selected,
+  onChange,
+}: {
+  names: readonly string[];
+  selected: readonly string[];
+  onChange: (next: string[]) => void;
+}) {
   const [filter, setFilter] = useState('');
   const shown = names.filter((n) => n.toLowerCase().includes(filter.trim().toLowerCase()));
   const groups = new Map<string, string[]>();
@@ -20,10 +28,27 @@ export function FeaturePicker({ names, selected, onChange }: { names: readonly s
   return (
     <div class="feature-picker" data-testid="feature-picker">
       <p class="small">
-        Plotting {selected.length ? selected.map((s) => <code key={s} class="chip">{s}</code>) : 'no feature'}
-        {selected.length ? <button type="button" class="link" onClick={() => onChange([])}>clear</button> : null}
+        Plotting{' '}
+        {selected.length
+          ? selected.map((s) => (
+              <code key={s} class="chip">
+                {s}
+              </code>
+            ))
+          : 'no feature'}
+        {selected.length ? (
+          <button type="button" class="link" onClick={() => onChange([])}>
+            clear
+          </button>
+        ) : null}
       </p>
-      <input type="search" placeholder="filter features" aria-label="filter features" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      <input
+        type="search"
+        placeholder="filter features"
+        aria-label="filter features"
+        value={filter}
+        onInput={(e) => setFilter(e.currentTarget.value)}
+      />
       <div class="feature-list">
         {[...groups].map(([prefix, list]) => (
           <fieldset key={prefix}>

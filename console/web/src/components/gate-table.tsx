@@ -27,7 +27,18 @@ export function fromReportGate(g: ReportGate): GateRow {
 export function fromGateResult(g: GateResult): GateRow {
   const n = g.counts;
   const safety = n.parent_safety_events !== undefined ? `${n.parent_safety_events} → ${n.candidate_safety_events ?? '?'}` : undefined;
-  return { gate: g.gate, pass: g.pass, p_value: g.p_value, parent_successes: n.parent_successes, candidate_successes: n.candidate_successes, episodes: n.episodes, b: n.b, c: n.c, safety, reason: g.reason };
+  return {
+    gate: g.gate,
+    pass: g.pass,
+    p_value: g.p_value,
+    parent_successes: n.parent_successes,
+    candidate_successes: n.candidate_successes,
+    episodes: n.episodes,
+    b: n.b,
+    c: n.c,
+    safety,
+    reason: g.reason,
+  };
 }
 
 export function PassMark({ pass }: { pass: boolean }) {
@@ -47,7 +58,9 @@ export function GateTable({ rows, criticAlone }: { rows: readonly GateRow[]; cri
             <th>result</th>
             <th class="num">parent successes (95% CI)</th>
             <th class="num">candidate successes (95% CI)</th>
-            <th class="num" title="b: candidate succeeded, parent failed; c: the reverse">b / c</th>
+            <th class="num" title="b: candidate succeeded, parent failed; c: the reverse">
+              b / c
+            </th>
             <th class="num">p-value</th>
             {withSafety ? <th class="num">safety events</th> : null}
             {withReason ? <th>reason</th> : null}
@@ -57,10 +70,14 @@ export function GateTable({ rows, criticAlone }: { rows: readonly GateRow[]; cri
           {rows.map((r) => (
             <tr key={r.gate}>
               <td>{r.gate}</td>
-              <td><PassMark pass={r.pass} /></td>
+              <td>
+                <PassMark pass={r.pass} />
+              </td>
               <td class="num">{successes(r.parent_successes, r.episodes)}</td>
               <td class="num">{successes(r.candidate_successes, r.episodes)}</td>
-              <td class="num">{r.b} / {r.c}</td>
+              <td class="num">
+                {r.b} / {r.c}
+              </td>
               <td class="num">{pValue(r.p_value)}</td>
               {withSafety ? <td class="num">{r.safety ?? '—'}</td> : null}
               {withReason ? <td class="reason">{r.reason ?? ''}</td> : null}
@@ -69,10 +86,16 @@ export function GateTable({ rows, criticAlone }: { rows: readonly GateRow[]; cri
           {criticAlone ? (
             <tr>
               <td>critic alone</td>
-              <td><PassMark pass={criticAlone.pass} /></td>
+              <td>
+                <PassMark pass={criticAlone.pass} />
+              </td>
               <td class="num" colSpan={4}>
                 best trivial-policy success {pct(criticAlone.best_rate)} (cap {pct(criticAlone.cap)})
-                {'controls' in criticAlone ? ` — ${Object.entries(criticAlone.controls).map(([k, v]) => `${k} ${v.successes}/${v.episodes}`).join(', ')}` : ''}
+                {'controls' in criticAlone
+                  ? ` — ${Object.entries(criticAlone.controls)
+                      .map(([k, v]) => `${k} ${v.successes}/${v.episodes}`)
+                      .join(', ')}`
+                  : ''}
               </td>
               {withSafety ? <td /> : null}
               {withReason ? <td class="reason">{criticAlone.reason}</td> : null}
@@ -104,8 +127,12 @@ export function DecisionsTable({ decisions, promoted }: { decisions: readonly Ga
           {decisions.map((d) => (
             <tr key={`${d.generation}:${d.candidate}`} class={d.candidate === promoted ? 'highlight' : undefined}>
               <td class="num">{d.generation}</td>
-              <td><code>{d.candidate}</code></td>
-              <td><span class={`badge ${d.decision}`}>{d.decision}</span></td>
+              <td>
+                <code>{d.candidate}</code>
+              </td>
+              <td>
+                <span class={`badge ${d.decision}`}>{d.decision}</span>
+              </td>
               <td>{d.stage}</td>
               <td>
                 <GateSummary gates={d.gates} criticAlone={d.critic_alone} />
@@ -131,7 +158,8 @@ function GateSummary({ gates, criticAlone }: { gates: readonly ReportGate[]; cri
     <span class="gate-summary">
       {gates.map((g) => (
         <span key={g.gate} class={g.pass ? 'ok' : 'bad'}>
-          {g.gate}{g.p_value !== null ? ` p=${pValue(g.p_value)}` : ''} {g.pass ? '✓' : '✗'}
+          {g.gate}
+          {g.p_value !== null ? ` p=${pValue(g.p_value)}` : ''} {g.pass ? '✓' : '✗'}
         </span>
       ))}
       {criticAlone ? <span class={criticAlone.pass ? 'ok' : 'bad'}>critic alone {criticAlone.pass ? '✓' : '✗'}</span> : null}

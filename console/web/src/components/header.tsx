@@ -12,7 +12,9 @@ const SECTIONS: ReadonlyArray<{ label: string; link: string; pages: readonly Rou
 export function Header({ session, route, onLogout }: { session: Session; route: Route; onLogout: () => void }) {
   return (
     <header class="top">
-      <a class="brand" href={href.overview()}>Zetta console</a>
+      <a class="brand" href={href.overview()}>
+        Zetta console
+      </a>
       <nav aria-label="sections">
         {SECTIONS.map((s) => (
           <a key={s.label} href={s.link} aria-current={s.pages.includes(route.page) ? 'page' : undefined}>
@@ -22,7 +24,9 @@ export function Header({ session, route, onLogout }: { session: Session; route: 
       </nav>
       <div class="who">
         <span data-testid="user-name">{session.name}</span>
-        <span class={`badge role-${session.role}`} data-testid="user-role">{session.role}</span>
+        <span class={`badge role-${session.role}`} data-testid="user-role">
+          {session.role}
+        </span>
         <button type="button" class="secondary" data-testid="logout" onClick={onLogout}>
           Log out
         </button>

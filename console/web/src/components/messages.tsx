@@ -24,7 +24,17 @@ export function Loading({ what }: { what: string }) {
 }
 
 /** A page body that waits for its data: the error, a loading line, or the content. */
-export function Await<T>({ data, error, what, children }: { data: T | null; error: string | null; what: string; children: (data: T) => ComponentChildren }) {
+export function Await<T>({
+  data,
+  error,
+  what,
+  children,
+}: {
+  data: T | null;
+  error: string | null;
+  what: string;
+  children: (data: T) => ComponentChildren;
+}) {
   if (error && data === null) return <ErrorMessage message={error} />;
   if (data === null) return <Loading what={what} />;
   return <>{children(data)}</>;

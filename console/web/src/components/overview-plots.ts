@@ -32,7 +32,13 @@ export function armsPlot(tasks: Readonly<Record<string, ArmFigures>>, width: num
     x: { domain: [0, 100], percent: true, label: 'success (%)', grid: true, axis: 'top' },
     color: { domain: ARMS.map((a) => a.label), range: ARMS.map((a) => a.color), legend: true },
     marks: [
-      Plot.barX(rows, { fy: 'task', y: 'arm', x: 'value', fill: 'arm', title: (d: Row) => `${d.task}, ${d.arm}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})` }),
+      Plot.barX(rows, {
+        fy: 'task',
+        y: 'arm',
+        x: 'value',
+        fill: 'arm',
+        title: (d: Row) => `${d.task}, ${d.arm}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})`,
+      }),
       Plot.ruleY(rows, { fy: 'task', y: 'arm', x1: 'low', x2: 'high', stroke: '#1f2933', strokeOpacity: 0.6 }),
       Plot.ruleX([0]),
     ],
@@ -40,7 +46,10 @@ export function armsPlot(tasks: Readonly<Record<string, ArmFigures>>, width: num
 }
 
 export function synergyPlot(tasks: Readonly<Record<string, ArmFigures>>, macro: ArmFigures, width: number): Element | null {
-  const rows = [...Object.entries(tasks).map(([task, f]) => ({ task, ...f.synergy, macro: false })), { task: 'macro', ...macro.synergy, macro: true }];
+  const rows = [
+    ...Object.entries(tasks).map(([task, f]) => ({ task, ...f.synergy, macro: false })),
+    { task: 'macro', ...macro.synergy, macro: true },
+  ];
   type Row = (typeof rows)[number];
   const extent = Math.max(0.1, ...rows.flatMap((r) => [Math.abs(r.low ?? 0), Math.abs(r.high ?? 0)]));
   return Plot.plot({
@@ -52,7 +61,13 @@ export function synergyPlot(tasks: Readonly<Record<string, ArmFigures>>, macro: 
     marks: [
       Plot.ruleX([0], { stroke: '#52606d' }),
       Plot.ruleY(rows, { y: 'task', x1: 'low', x2: 'high', stroke: (d: Row) => (d.macro ? '#1f2933' : '#7b8794'), strokeWidth: 2 }),
-      Plot.dot(rows, { y: 'task', x: 'value', r: (d: Row) => (d.macro ? 5 : 3.5), fill: (d: Row) => ((d.value ?? 0) > 0 ? '#2f855a' : (d.value ?? 0) < 0 ? '#c05621' : '#7b8794'), title: (d: Row) => `${d.task}: ${points(d.value)} points (${points(d.low)} to ${points(d.high)})` }),
+      Plot.dot(rows, {
+        y: 'task',
+        x: 'value',
+        r: (d: Row) => (d.macro ? 5 : 3.5),
+        fill: (d: Row) => ((d.value ?? 0) > 0 ? '#2f855a' : (d.value ?? 0) < 0 ? '#c05621' : '#7b8794'),
+        title: (d: Row) => `${d.task}: ${points(d.value)} points (${points(d.low)} to ${points(d.high)})`,
+      }),
     ],
   });
 }
@@ -65,8 +80,22 @@ export interface CampaignFigures {
 
 export function campaignArrowsPlot(campaigns: readonly CampaignFigures[], width: number): Element | null {
   const rows = campaigns.flatMap((c) =>
-    ([['held-out', c.heldout], ['confirmation', c.confirmation]] as const).flatMap(([set, f]) =>
-      f && f.episodes > 0 ? [{ label: `${c.label} · ${set}`, from: f.parent_successes / f.episodes, to: f.candidate_successes / f.episodes, text: `${f.parent_successes} → ${f.candidate_successes} of ${f.episodes}` }] : [],
+    (
+      [
+        ['held-out', c.heldout],
+        ['confirmation', c.confirmation],
+      ] as const
+    ).flatMap(([set, f]) =>
+      f && f.episodes > 0
+        ? [
+            {
+              label: `${c.label} · ${set}`,
+              from: f.parent_successes / f.episodes,
+              to: f.candidate_successes / f.episodes,
+              text: `${f.parent_successes} → ${f.candidate_successes} of ${f.episodes}`,
+            },
+          ]
+        : [],
     ),
   );
   if (rows.length === 0) return null;
@@ -80,7 +109,14 @@ export function campaignArrowsPlot(campaigns: readonly CampaignFigures[], width:
     y: { label: null, domain: rows.map((r) => r.label) },
     marks: [
       Plot.dot(rows, { y: 'label', x: 'from', fill: '#9aa5b1', r: 4 }),
-      Plot.arrow(rows, { y1: 'label', y2: 'label', x1: 'from', x2: 'to', stroke: (d: Row) => (d.to >= d.from ? '#2f855a' : '#c05621'), headLength: 8 }),
+      Plot.arrow(rows, {
+        y1: 'label',
+        y2: 'label',
+        x1: 'from',
+        x2: 'to',
+        stroke: (d: Row) => (d.to >= d.from ? '#2f855a' : '#c05621'),
+        headLength: 8,
+      }),
       Plot.text(rows, { y: 'label', x: 1, text: 'text', textAnchor: 'start', dx: 8, frameAnchor: 'right' }),
     ],
   });

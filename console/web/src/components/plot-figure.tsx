@@ -2,7 +2,12 @@
 // again when its inputs change. Plot builds DOM directly; Preact only owns the empty container.
 import { useEffect, useRef } from 'preact/hooks';
 
-export function PlotFigure({ draw, deps, testid, className }: {
+export function PlotFigure({
+  draw,
+  deps,
+  testid,
+  className,
+}: {
   /** Builds the figure; null draws nothing (e.g. no data). */
   draw: () => Element | null;
   /** What the figure depends on: it is drawn again only when one of these changes. */

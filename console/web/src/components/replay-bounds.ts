@@ -40,7 +40,8 @@ export function workspace(steps: readonly EpisodeStep[], names: readonly string[
       lowestObject = Math.min(lowestObject, p[2]);
     }
   }
-  if (!Number.isFinite(lo[0])) return { min: [-0.3, -0.3, 0], max: [0.3, 0.3, 0.3], centre: [0, 0, 0.1], size: 0.6, tableZ: 0, objectNames };
+  if (!Number.isFinite(lo[0]))
+    return { min: [-0.3, -0.3, 0], max: [0.3, 0.3, 0.3], centre: [0, 0, 0.1], size: 0.6, tableZ: 0, objectNames };
   const tableZ = Number.isFinite(lowestObject) ? lowestObject - OBJECT_SIZE / 2 : lo[2]! - 0.05;
   const min: Vec3 = [lo[0]!, lo[1]!, Math.min(lo[2]!, tableZ)];
   const max: Vec3 = [hi[0]!, hi[1]!, hi[2]!];

@@ -9,7 +9,10 @@ export function drawTopView(canvas: HTMLCanvasElement, steps: readonly EpisodeSt
   const { width, height } = canvas;
   const pad = 24;
   const scale = Math.min(width - 2 * pad, height - 2 * pad) / (ws.size * 1.2);
-  const toPx = (x: number, y: number): [number, number] => [width / 2 + (x - ws.centre[0]) * scale, height / 2 - (y - ws.centre[1]) * scale];
+  const toPx = (x: number, y: number): [number, number] => [
+    width / 2 + (x - ws.centre[0]) * scale,
+    height / 2 - (y - ws.centre[1]) * scale,
+  ];
   ctx.fillStyle = '#f5f7fa';
   ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = '#efe6d8';

@@ -3,8 +3,23 @@
 // itself: show(i) places everything at step i and renders once (preserveDrawingBuffer keeps the
 // frame for screenshots). Loaded on demand: three.js is the largest part of the console.
 import {
-  AmbientLight, BoxGeometry, BufferGeometry, Color, ConeGeometry, DirectionalLight, Float32BufferAttribute, GridHelper, Line, LineBasicMaterial,
-  Mesh, MeshStandardMaterial, PerspectiveCamera, PlaneGeometry, Scene, Vector3, WebGLRenderer,
+  AmbientLight,
+  BoxGeometry,
+  BufferGeometry,
+  Color,
+  ConeGeometry,
+  DirectionalLight,
+  Float32BufferAttribute,
+  GridHelper,
+  Line,
+  LineBasicMaterial,
+  Mesh,
+  MeshStandardMaterial,
+  PerspectiveCamera,
+  PlaneGeometry,
+  Scene,
+  Vector3,
+  WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { EpisodeStep } from '../../../contract';
@@ -56,7 +71,10 @@ export function createReplayScene(canvas: HTMLCanvasElement, steps: readonly Epi
   gripper.rotation.x = -Math.PI / 2; // the cone's tip points along +y; turn it to point down (−z)
   scene.add(gripper);
   const path = steps.map((s) => position(s.gripper)).filter((p) => p !== null);
-  const trail = new Line(new BufferGeometry().setAttribute('position', new Float32BufferAttribute(path.flat(), 3)), new LineBasicMaterial({ color: '#7b8794' }));
+  const trail = new Line(
+    new BufferGeometry().setAttribute('position', new Float32BufferAttribute(path.flat(), 3)),
+    new LineBasicMaterial({ color: '#7b8794' }),
+  );
   scene.add(trail);
   const drop = new Line(new BufferGeometry().setFromPoints([new Vector3(), new Vector3()]), new LineBasicMaterial({ color: '#52606d' }));
   scene.add(drop);

@@ -47,7 +47,16 @@ export function ruleLines(rule: Json): string[] {
 function paramsText(params: unknown): string {
   if (!isObject(params)) return '';
   return Object.entries(params)
-    .map(([k, v]) => `${k}=${isObject(v) ? `{${Object.entries(v).map(([a, b]) => `${a}: ${String(b)}`).join(', ')}}` : String(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${
+          isObject(v)
+            ? `{${Object.entries(v)
+                .map(([a, b]) => `${a}: ${String(b)}`)
+                .join(', ')}}`
+            : String(v)
+        }`,
+    )
     .join(', ');
 }
 

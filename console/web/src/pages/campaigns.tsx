@@ -33,13 +33,17 @@ export function CampaignsPage() {
                   {campaigns.map((c) => (
                     <tr key={c.id} data-testid="campaign-row">
                       <td>
-                        <a href={href.campaign(c.id)}><code>{c.id.slice(0, 12)}</code></a>
+                        <a href={href.campaign(c.id)}>
+                          <code>{c.id.slice(0, 12)}</code>
+                        </a>
                         <div class="muted small">{c.dir}</div>
                       </td>
                       <td>{c.task}</td>
                       <td>{c.suite}</td>
                       <td>{c.perturbation}</td>
-                      <td><span class={`badge phase-${c.phase}`}>{c.phase}</span></td>
+                      <td>
+                        <span class={`badge phase-${c.phase}`}>{c.phase}</span>
+                      </td>
                       <td class="num">{c.generation ?? '—'}</td>
                       <td>{c.promoted ? <span class="badge pass">promoted</span> : <span class="muted">no</span>}</td>
                     </tr>

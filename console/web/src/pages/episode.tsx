@@ -51,7 +51,11 @@ function EpisodeView({ path, episode }: { path: string; episode: EpisodeData }) 
     <article class="episode">
       <h1>
         {header.task} <span class="muted">seed {header.seed}</span>{' '}
-        {summary ? <span class={`badge ${summary.success ? 'pass' : 'fail'}`}>{summary.success ? 'success' : 'failure'}</span> : <span class="badge fail">cut off</span>}
+        {summary ? (
+          <span class={`badge ${summary.success ? 'pass' : 'fail'}`}>{summary.success ? 'success' : 'failure'}</span>
+        ) : (
+          <span class="badge fail">cut off</span>
+        )}
       </h1>
       <p class="lead">{header.instruction}</p>
       <p class="muted small">
@@ -68,10 +72,14 @@ function EpisodeView({ path, episode }: { path: string; episode: EpisodeData }) 
         </ul>
       ) : null}
 
-      {steps.length === 0 ? <p class="muted">The episode has no steps.</p> : (
+      {steps.length === 0 ? (
+        <p class="muted">The episode has no steps.</p>
+      ) : (
         <>
           <div class="player card">
-            <button type="button" data-testid="play" onClick={togglePlay}>{playing ? 'Pause' : 'Play'}</button>
+            <button type="button" data-testid="play" onClick={togglePlay}>
+              {playing ? 'Pause' : 'Play'}
+            </button>
             <input
               type="range"
               min={0}
@@ -86,7 +94,9 @@ function EpisodeView({ path, episode }: { path: string; episode: EpisodeData }) 
             />
             <span class="step-readout" data-testid="step-readout">
               step {step?.t ?? 0} / {steps[last]?.t ?? 0} · {step?.source ?? ''}
-              {step?.decision && step.decision.kind !== 'execute' ? ` · ${[step.decision.kind, step.decision.recovery].filter(Boolean).join(' ')}` : ''}
+              {step?.decision && step.decision.kind !== 'execute'
+                ? ` · ${[step.decision.kind, step.decision.recovery].filter(Boolean).join(' ')}`
+                : ''}
             </span>
           </div>
           <div class="episode-grid">
@@ -103,7 +113,16 @@ function EpisodeView({ path, episode }: { path: string; episode: EpisodeData }) 
           <section>
             <h2>Timelines</h2>
             <TimelineLegend />
-            <EpisodeTimeline steps={steps} marks={marks} features={features} cursor={index} onSeek={(i) => { setPlaying(false); setIndex(i); }} />
+            <EpisodeTimeline
+              steps={steps}
+              marks={marks}
+              features={features}
+              cursor={index}
+              onSeek={(i) => {
+                setPlaying(false);
+                setIndex(i);
+              }}
+            />
           </section>
         </>
       )}
@@ -117,10 +136,23 @@ function StepDetails({ step }: { step: EpisodeData['steps'][number] | undefined 
     <div class="step-details small" data-testid="step-details">
       {step.proposals.length ? (
         <ul class="plain">
-          {step.proposals.map((p, i) => <li key={i}>critic: <code>{p.ruleId}</code> proposes {p.proposal} (priority {p.priority}{p.safety ? ', safety' : ''})</li>)}
+          {step.proposals.map((p, i) => (
+            <li key={i}>
+              critic: <code>{p.ruleId}</code> proposes {p.proposal} (priority {p.priority}
+              {p.safety ? ', safety' : ''})
+            </li>
+          ))}
         </ul>
-      ) : <p class="muted">No critic proposal at this step.</p>}
-      {step.decision ? <p>governor: <strong>{step.decision.kind}</strong>{step.decision.recovery ? ` ${step.decision.recovery}` : ''}{step.decision.reason ? `: ${step.decision.reason}` : ''}</p> : null}
+      ) : (
+        <p class="muted">No critic proposal at this step.</p>
+      )}
+      {step.decision ? (
+        <p>
+          governor: <strong>{step.decision.kind}</strong>
+          {step.decision.recovery ? ` ${step.decision.recovery}` : ''}
+          {step.decision.reason ? `: ${step.decision.reason}` : ''}
+        </p>
+      ) : null}
       {step.milestones.length ? <p>milestones: {step.milestones.join(', ')}</p> : null}
     </div>
   );

@@ -49,22 +49,44 @@ export function LivePage() {
     <section>
       <h1>Live</h1>
       <p class="small">
-        <span class={`badge live-${status}`} data-testid="live-status">{status === 'open' ? 'connected' : status}</span>{' '}
+        <span class={`badge live-${status}`} data-testid="live-status">
+          {status === 'open' ? 'connected' : status}
+        </span>{' '}
         <span class="muted">the latest state of every campaign that reported since this page opened</span>
       </p>
       {rows.length === 0 ? (
-        <p class="empty card" data-testid="live-empty">No campaign has reported yet. A running <code>zetta evolve</code> shows up here as it moves.</p>
+        <p class="empty card" data-testid="live-empty">
+          No campaign has reported yet. A running <code>zetta evolve</code> shows up here as it moves.
+        </p>
       ) : (
         <table data-testid="live">
-          <thead><tr><th>campaign</th><th>phase</th><th class="num">generation</th><th>candidate</th><th>folder</th><th>last event</th><th class="num">events</th></tr></thead>
+          <thead>
+            <tr>
+              <th>campaign</th>
+              <th>phase</th>
+              <th class="num">generation</th>
+              <th>candidate</th>
+              <th>folder</th>
+              <th>last event</th>
+              <th class="num">events</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.id} data-testid="live-row" data-campaign-id={r.id}>
-                <td><a href={href.campaign(r.id)}><code>{r.id.slice(0, 12)}</code></a></td>
-                <td><span class={`badge phase-${r.phase}`}>{r.phase}</span></td>
+                <td>
+                  <a href={href.campaign(r.id)}>
+                    <code>{r.id.slice(0, 12)}</code>
+                  </a>
+                </td>
+                <td>
+                  <span class={`badge phase-${r.phase}`}>{r.phase}</span>
+                </td>
                 <td class="num">{r.generation ?? '—'}</td>
                 <td>{r.candidate === null || r.candidate === undefined ? '—' : `k${String(r.candidate).replace(/^k/, '')}`}</td>
-                <td><code>{r.dir}</code></td>
+                <td>
+                  <code>{r.dir}</code>
+                </td>
                 <td>{r.received.toLocaleTimeString()}</td>
                 <td class="num">{r.events}</td>
               </tr>

@@ -16,7 +16,9 @@ export function OverviewPage() {
       <Await data={overview.data} error={overview.error} what="the runs">
         {({ runs }) =>
           runs.length === 0 ? (
-            <p class="empty card" data-testid="empty-overview">No runs yet. <code>zetta run</code> writes one under <code>runs/</code>.</p>
+            <p class="empty card" data-testid="empty-overview">
+              No runs yet. <code>zetta run</code> writes one under <code>runs/</code>.
+            </p>
           ) : (
             runs.map((run) => <RunView key={run.out} run={run} />)
           )
@@ -37,8 +39,8 @@ function RunView({ run }: { run: OverviewRun }) {
           <h3>
             {perturbation}{' '}
             <span class="muted small">
-              macro: policy {pct(c.macro.policy.value)}, critic {pct(c.macro.critic.value)}, both {pct(c.macro.both.value)}, synergy {points(c.macro.synergy.value)} points
-              ({points(c.macro.synergy.low)} to {points(c.macro.synergy.high)})
+              macro: policy {pct(c.macro.policy.value)}, critic {pct(c.macro.critic.value)}, both {pct(c.macro.both.value)}, synergy{' '}
+              {points(c.macro.synergy.value)} points ({points(c.macro.synergy.low)} to {points(c.macro.synergy.high)})
             </span>
           </h3>
           <div class="two-col">
@@ -56,17 +58,45 @@ function RunView({ run }: { run: OverviewRun }) {
       {run.campaigns.length > 0 ? (
         <section>
           <h3>Campaigns</h3>
-          <PlotFigure draw={() => campaignArrowsPlot(run.campaigns.map((c) => ({ label: `${c.task} / ${c.perturbation}`, heldout: c.heldout, confirmation: c.confirmation })), plotWidth())} deps={[run]} />
+          <PlotFigure
+            draw={() =>
+              campaignArrowsPlot(
+                run.campaigns.map((c) => ({ label: `${c.task} / ${c.perturbation}`, heldout: c.heldout, confirmation: c.confirmation })),
+                plotWidth(),
+              )
+            }
+            deps={[run]}
+          />
           <table>
-            <thead><tr><th>campaign</th><th>task</th><th>perturbation</th><th>held-out parent → candidate</th><th>confirmation parent → candidate</th></tr></thead>
+            <thead>
+              <tr>
+                <th>campaign</th>
+                <th>task</th>
+                <th>perturbation</th>
+                <th>held-out parent → candidate</th>
+                <th>confirmation parent → candidate</th>
+              </tr>
+            </thead>
             <tbody>
               {run.campaigns.map((c) => (
                 <tr key={c.id}>
-                  <td><a href={href.campaign(c.id)}><code>{c.id.slice(0, 12)}</code></a></td>
+                  <td>
+                    <a href={href.campaign(c.id)}>
+                      <code>{c.id.slice(0, 12)}</code>
+                    </a>
+                  </td>
                   <td>{c.task}</td>
                   <td>{c.perturbation}</td>
-                  <td>{c.heldout ? `${c.heldout.parent_successes}/${c.heldout.episodes} → ${c.heldout.candidate_successes}/${c.heldout.episodes} (p=${pValue(c.heldout.p_value)})` : '—'}</td>
-                  <td>{c.confirmation ? `${c.confirmation.parent_successes}/${c.confirmation.episodes} → ${c.confirmation.candidate_successes}/${c.confirmation.episodes} (p=${pValue(c.confirmation.p_value)})` : '—'}</td>
+                  <td>
+                    {c.heldout
+                      ? `${c.heldout.parent_successes}/${c.heldout.episodes} → ${c.heldout.candidate_successes}/${c.heldout.episodes} (p=${pValue(c.heldout.p_value)})`
+                      : '—'}
+                  </td>
+                  <td>
+                    {c.confirmation
+                      ? `${c.confirmation.parent_successes}/${c.confirmation.episodes} → ${c.confirmation.candidate_successes}/${c.confirmation.episodes} (p=${pValue(c.confirmation.p_value)})`
+                      : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -18,7 +18,12 @@ const ACTIONS_BY_STATE: Readonly<Record<SkillState, readonly Action[]>> = {
 const LABEL: Readonly<Record<Action, string>> = { approve: 'Approve', reject: 'Reject', retire: 'Retire' };
 const DONE: Readonly<Record<Action, string>> = { approve: 'Approved', reject: 'Rejected', retire: 'Retired' };
 
-export function SkillActions({ skillId, state, session, onChanged }: {
+export function SkillActions({
+  skillId,
+  state,
+  session,
+  onChanged,
+}: {
   skillId: string;
   state: SkillState;
   session: Session;
@@ -31,7 +36,11 @@ export function SkillActions({ skillId, state, session, onChanged }: {
   const [notice, setNotice] = useState<string | null>(null);
 
   if (session.role !== 'approver') {
-    return state === 'pending' || state === 'active' ? <p class="muted small" data-testid="viewer-note">Signed in as a viewer: only an approver can change this skill.</p> : null;
+    return state === 'pending' || state === 'active' ? (
+      <p class="muted small" data-testid="viewer-note">
+        Signed in as a viewer: only an approver can change this skill.
+      </p>
+    ) : null;
   }
   const actions = ACTIONS_BY_STATE[state];
 
@@ -61,7 +70,14 @@ export function SkillActions({ skillId, state, session, onChanged }: {
           <textarea id="reason" data-testid="reason" rows={2} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
           <div class="buttons">
             {actions.map((a) => (
-              <button key={a} type="button" class={a === 'approve' ? 'primary' : 'danger'} data-testid={a} disabled={busy !== null} onClick={() => act(a)}>
+              <button
+                key={a}
+                type="button"
+                class={a === 'approve' ? 'primary' : 'danger'}
+                data-testid={a}
+                disabled={busy !== null}
+                onClick={() => act(a)}
+              >
                 {busy === a ? `${LABEL[a]}…` : LABEL[a]}
               </button>
             ))}

@@ -17,16 +17,19 @@ export function SkillEvidence({ content }: { content: SkillContent }) {
     <section>
       <h2>Evidence</h2>
       <p>
-        Campaign <a href={href.campaign(ev.campaign_id)}><code>{ev.campaign_id.slice(0, 12)}</code></a>, generation {ev.generation},
-        promoted candidate <code>{ev.promoted_candidate}</code>.
+        Campaign{' '}
+        <a href={href.campaign(ev.campaign_id)}>
+          <code>{ev.campaign_id.slice(0, 12)}</code>
+        </a>
+        , generation {ev.generation}, promoted candidate <code>{ev.promoted_candidate}</code>.
       </p>
       <ul class="figures">
         {ev.heldout ? <li>Held-out: {figures(ev.heldout)}</li> : null}
         {ev.confirmation ? <li>Confirmation on fresh seeds: {figures(ev.confirmation)}</li> : <li class="muted">No confirmation run.</li>}
         {ev.shadow ? (
           <li>
-            Shadow replay: fired in time on {ev.shadow.triggers} of {ev.shadow.targeted_failures} targeted failures, false alarms on {ev.shadow.false_alarms} of{' '}
-            {ev.shadow.successes} successes.
+            Shadow replay: fired in time on {ev.shadow.triggers} of {ev.shadow.targeted_failures} targeted failures, false alarms on{' '}
+            {ev.shadow.false_alarms} of {ev.shadow.successes} successes.
           </li>
         ) : null}
       </ul>
@@ -40,6 +43,13 @@ export function SkillEvidence({ content }: { content: SkillContent }) {
   );
 }
 
-function figures(f: { parent_successes: number; candidate_successes: number; episodes: number; p_value: number | null; b: number; c: number }) {
+function figures(f: {
+  parent_successes: number;
+  candidate_successes: number;
+  episodes: number;
+  p_value: number | null;
+  b: number;
+  c: number;
+}) {
   return `parent ${f.parent_successes}/${f.episodes} → candidate ${f.candidate_successes}/${f.episodes} (b=${f.b}, c=${f.c}, one-sided McNemar p=${pValue(f.p_value)})`;
 }

@@ -24,11 +24,18 @@ function SkillView({ detail, session, reload }: { detail: SkillDetail; session: 
   const c = skill.content;
   return (
     <article class="skill">
-      <p class="crumbs"><a href={href.skills()}>Skills</a> / <code>{skill.id}</code></p>
+      <p class="crumbs">
+        <a href={href.skills()}>Skills</a> / <code>{skill.id}</code>
+      </p>
       <h1>
-        {c.name} <span class={`badge state-${skill.state}`} data-testid="skill-state">{skill.state}</span>
+        {c.name}{' '}
+        <span class={`badge state-${skill.state}`} data-testid="skill-state">
+          {skill.state}
+        </span>
       </h1>
-      <p class="lead" data-testid="skill-description">{c.description}</p>
+      <p class="lead" data-testid="skill-description">
+        {c.description}
+      </p>
       <p class="muted small">
         created {when(skill.created_at)} · updated {when(skill.updated_at)} · content {shortSha(skill.content_sha256)}
       </p>
@@ -38,12 +45,26 @@ function SkillView({ detail, session, reload }: { detail: SkillDetail; session: 
       <section>
         <h2>Where it applies</h2>
         <dl class="facts">
-          <dt>world</dt><dd>{c.guard.world}</dd>
-          <dt>suite</dt><dd>{c.guard.tags.suite}</dd>
-          <dt>source task</dt><dd>{c.guard.tags.source_task}</dd>
-          <dt>privileged</dt><dd>{c.guard.privileged ? 'yes: reads simulator ground truth; only a run that authorizes it loads it' : 'no'}</dd>
-          <dt>features read</dt><dd>{c.guard.features.length ? c.guard.features.map((f) => <code key={f} class="chip">{f}</code>) : '—'}</dd>
-          <dt>conditions</dt><dd>{c.guard.conditions.length ? c.guard.conditions.map(conditionText).join(' and ') : 'none'}</dd>
+          <dt>world</dt>
+          <dd>{c.guard.world}</dd>
+          <dt>suite</dt>
+          <dd>{c.guard.tags.suite}</dd>
+          <dt>source task</dt>
+          <dd>{c.guard.tags.source_task}</dd>
+          <dt>privileged</dt>
+          <dd>{c.guard.privileged ? 'yes: reads simulator ground truth; only a run that authorizes it loads it' : 'no'}</dd>
+          <dt>features read</dt>
+          <dd>
+            {c.guard.features.length
+              ? c.guard.features.map((f) => (
+                  <code key={f} class="chip">
+                    {f}
+                  </code>
+                ))
+              : '—'}
+          </dd>
+          <dt>conditions</dt>
+          <dd>{c.guard.conditions.length ? c.guard.conditions.map(conditionText).join(' and ') : 'none'}</dd>
         </dl>
       </section>
 
@@ -51,9 +72,13 @@ function SkillView({ detail, session, reload }: { detail: SkillDetail; session: 
         <h2>Change</h2>
         {changes_text.length ? (
           <ul class="change-list" data-testid="changes">
-            {changes_text.map((line, i) => <li key={i}>{line}</li>)}
+            {changes_text.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
           </ul>
-        ) : <p class="muted">No change listed.</p>}
+        ) : (
+          <p class="muted">No change listed.</p>
+        )}
         <details>
           <summary>Rules and programs in full</summary>
           <ChangesView changes={c.changes} />
@@ -65,19 +90,36 @@ function SkillView({ detail, session, reload }: { detail: SkillDetail; session: 
       <section>
         <h2>Provenance</h2>
         <dl class="facts mono">
-          <dt>code version</dt><dd>{c.provenance.code_version}</dd>
-          <dt>bundle</dt><dd>{c.provenance.bundle_sha256}</dd>
-          <dt>manifest</dt><dd>{c.provenance.manifest_sha256}</dd>
-          <dt>report</dt><dd>{c.provenance.report_sha256}</dd>
-          <dt>evidence</dt><dd>{c.provenance.evidence_sha256}</dd>
+          <dt>code version</dt>
+          <dd>{c.provenance.code_version}</dd>
+          <dt>bundle</dt>
+          <dd>{c.provenance.bundle_sha256}</dd>
+          <dt>manifest</dt>
+          <dd>{c.provenance.manifest_sha256}</dd>
+          <dt>report</dt>
+          <dd>{c.provenance.report_sha256}</dd>
+          <dt>evidence</dt>
+          <dd>{c.provenance.evidence_sha256}</dd>
           {Object.entries(c.provenance.rollouts).map(([path, sha]) => [<dt key={`t${path}`}>{path}</dt>, <dd key={`d${path}`}>{sha}</dd>])}
         </dl>
         <h3>Bundle files</h3>
         <table>
-          <thead><tr><th>file</th><th class="num">bytes</th><th>sha256</th></tr></thead>
+          <thead>
+            <tr>
+              <th>file</th>
+              <th class="num">bytes</th>
+              <th>sha256</th>
+            </tr>
+          </thead>
           <tbody>
             {files.map((f) => (
-              <tr key={f.name}><td>{f.name}</td><td class="num">{f.bytes}</td><td><code>{f.sha256}</code></td></tr>
+              <tr key={f.name}>
+                <td>{f.name}</td>
+                <td class="num">{f.bytes}</td>
+                <td>
+                  <code>{f.sha256}</code>
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -97,7 +139,9 @@ function AuditLog({ rows }: { rows: readonly AuditRow[] }) {
       {rows.map((r) => (
         <li key={r.seq} data-testid="audit-row">
           <span class="when">{when(r.at)}</span> <strong class="actor">{r.actor}</strong>{' '}
-          <span class="transition">{r.from_state ?? 'created'} → {r.to_state}</span>
+          <span class="transition">
+            {r.from_state ?? 'created'} → {r.to_state}
+          </span>
           {r.reason ? <span class="reason">: {r.reason}</span> : null}
         </li>
       ))}

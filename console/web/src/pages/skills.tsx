@@ -39,7 +39,12 @@ function SkillGroups({ skills }: { skills: readonly SkillRow[] }) {
             <div class="table-wrap">
               <table class="skills-table">
                 <colgroup>
-                  <col class="c-name" /><col class="c-id" /><col class="c-world" /><col class="c-task" /><col class="c-campaign" /><col class="c-updated" />
+                  <col class="c-name" />
+                  <col class="c-id" />
+                  <col class="c-world" />
+                  <col class="c-task" />
+                  <col class="c-campaign" />
+                  <col class="c-updated" />
                 </colgroup>
                 <thead>
                   <tr>
@@ -53,15 +58,34 @@ function SkillGroups({ skills }: { skills: readonly SkillRow[] }) {
                 </thead>
                 <tbody>
                   {rows.map((s) => (
-                    <tr key={s.id} class="clickable" data-testid="skill-row" data-skill-id={s.id} data-state={s.state} onClick={openRow(s.id)}>
+                    <tr
+                      key={s.id}
+                      class="clickable"
+                      data-testid="skill-row"
+                      data-skill-id={s.id}
+                      data-state={s.state}
+                      onClick={openRow(s.id)}
+                    >
                       <td>
                         <a href={href.skill(s.id)}>{s.name}</a>
-                        {s.privileged ? <span class="badge privileged" title="reads simulator ground truth">privileged</span> : null}
+                        {s.privileged ? (
+                          <span class="badge privileged" title="reads simulator ground truth">
+                            privileged
+                          </span>
+                        ) : null}
                       </td>
-                      <td><code>{s.id}</code></td>
-                      <td>{s.world} / {s.suite}</td>
+                      <td>
+                        <code>{s.id}</code>
+                      </td>
+                      <td>
+                        {s.world} / {s.suite}
+                      </td>
                       <td>{s.source_task}</td>
-                      <td><a href={href.campaign(s.campaign_id)}><code>{s.campaign_id.slice(0, 12)}</code></a></td>
+                      <td>
+                        <a href={href.campaign(s.campaign_id)}>
+                          <code>{s.campaign_id.slice(0, 12)}</code>
+                        </a>
+                      </td>
                       <td>{when(s.updated_at)}</td>
                     </tr>
                   ))}
@@ -88,8 +112,8 @@ function EmptySkills() {
     <div class="empty card" data-testid="empty-skills">
       <h2>No skills yet</h2>
       <p>
-        A skill is a critic bundle that an evolution campaign promoted after it passed every gate. To get one, run a
-        campaign that promotes into the store:
+        A skill is a critic bundle that an evolution campaign promoted after it passed every gate. To get one, run a campaign that promotes
+        into the store:
       </p>
       <pre>zetta evolve --suite SUITE --task TASK --perturb PERTURBATION --root CAMPAIGN_DIR --promote-to runs/skills.db</pre>
       <p>or add a finished campaign's promotion:</p>
