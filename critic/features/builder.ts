@@ -13,6 +13,7 @@ import { ACTION_DIM, GRIPPER_INDEX, ROT_SCALE_RAD, STATE_DIM, TRANS_SCALE_M } fr
 import { FeatureFrame } from './frame.js';
 import { CRITIC_ONLY_LAYOUT, type FeatureLayout } from './layout.js';
 import { ActuationLag } from './actuation-lag.js';
+import { PolicyHeading } from './policy-heading.js';
 import { relativeRotationAngle } from './rotation.js';
 import { FrameSlots } from './slots.js';
 import { WorldFeatureReader, type WorldFeatureInput } from './world-reader.js';
@@ -47,6 +48,7 @@ export class FrameBuilder {
   private readonly o: Required<Omit<FrameBuilderOptions, 'layout'>>;
   private readonly world: WorldFeatureReader;
   private readonly lag = new ActuationLag();
+  private readonly heading = new PolicyHeading();
   private readonly landing = new Float64Array(3);
 
   private readonly prevState = new Float64Array(STATE_DIM);
@@ -114,6 +116,7 @@ export class FrameBuilder {
     this.olderGripper = this.prevWidth = Number.NaN;
     this.held = this.closingSeen = false;
     this.lag.reset();
+    this.heading.reset();
     this.flips.fill(0);
     this.reversals.fill(0);
     this.ringHead = this.ringCount = this.posHead = this.posCount = 0;
@@ -137,6 +140,9 @@ export class FrameBuilder {
     this.advanceWindows(v, state);
     this.fillDerived(v, state);
     this.fillEpisode(v, inRecovery);
+    this.heading.update(action, inRecovery);
+    v[this.s.headingX] = this.heading.x;
+    v[this.s.headingY] = this.heading.y;
     this.fillWorld(v, env);
     for (let i = 0; i < STATE_DIM; i++) this.prevState[i] = state[i]!;
     // Until the loop commits what it really sent, assume the proposal was executed.

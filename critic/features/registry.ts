@@ -94,6 +94,18 @@ const DERIVED: readonly Row[] = [
     'number',
     'share (0-1) of the recent end-effector displacement the executed commands explain at the measured lag; sensor noise lowers it (NaN until measured)',
   ],
+  [
+    'derived.heading_x',
+    '1',
+    'number',
+    'x of the unit xy direction the policy last commanded (frozen while a recovery drives; NaN before any)',
+  ],
+  [
+    'derived.heading_y',
+    '1',
+    'number',
+    'y of the unit xy direction the policy last commanded (frozen while a recovery drives; NaN before any)',
+  ],
 ];
 
 function rows(source: FeatureSource, table: readonly Row[]): FeatureSpec[] {

@@ -45,4 +45,6 @@ export class FrameSlots {
   readonly actuationLag = at('derived.actuation_lag');
   readonly motionInFlight = at('derived.motion_in_flight');
   readonly motionExplained = at('derived.motion_explained');
+  readonly headingX = at('derived.heading_x');
+  readonly headingY = at('derived.heading_y');
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GRIPPER_CLOSE, GRIPPER_OPEN, writeHold } from '../action.js';
 import { EEF, GripperModeSchema, PointSchema, SpeedSchema, gripperFor, preparePoint, toward, writeTranslation } from './motion.js';
 import { ToolRegistry, parseParams, type ToolDef } from './tool.js';
+import { FeatureFrame } from '../features/frame.js';
 
 const Empty = z.strictObject({});
 
@@ -130,6 +131,39 @@ function along(name: string, summary: string, gripper: 'keep' | 'close'): ToolDe
   };
 }
 
+const StepAsideParams = z.strictObject({
+  /** How much of the motion goes back against the policy's heading (0: none). */
+  back: z.number().min(0).max(1).default(0.25),
+  /** How much goes across it: to its left when positive, to its right when negative. */
+  side: z.number().min(-1).max(1).default(1),
+  speed: SpeedSchema.default(1),
+  gripper: GripperModeSchema.default('keep'),
+});
+type StepAside = z.infer<typeof StepAsideParams>;
+const HEADING_X = FeatureFrame.index('derived.heading_x');
+const HEADING_Y = FeatureFrame.index('derived.heading_y');
+
+/**
+ * World-neutral: move in the horizontal plane against and across the heading the policy last
+ * commanded (derived.heading_x/y, frozen while a recovery drives), e.g. back off an obstacle and
+ * slide past it. With no heading yet (NaN) it writes no motion.
+ */
+const stepAside: ToolDef<StepAside> = {
+  name: 'step_aside',
+  summary: "move back against and across the policy's last commanded xy heading, gripper kept",
+  prepare: (raw, path, ctx) => parseParams(StepAsideParams, raw, path, ctx),
+  act: (p, frame, out) => {
+    const v = frame.values;
+    const hx = v[HEADING_X]!;
+    const hy = v[HEADING_Y]!;
+    // left of (hx, hy) is (−hy, hx)
+    const dx = -p.back * hx - p.side * hy;
+    const dy = -p.back * hy + p.side * hx;
+    const n = Math.hypot(dx, dy);
+    writeTranslation(out, (dx / n) * p.speed, (dy / n) * p.speed, 0, p.speed, gripperFor(p.gripper, v));
+  },
+};
+
 /** Every built-in tool. Programs may only name these (or tools a caller registers). */
 export function defaultTools(): ToolRegistry {
   return new ToolRegistry()
@@ -144,5 +178,6 @@ export function defaultTools(): ToolRegistry {
     .register(descend('lower', 'move a held object down, optionally onto a point, gripper closed', 'close'))
     .register(along('pull', 'move along a direction holding a handle, gripper closed', 'close'))
     .register(along('push', 'move along a direction, gripper kept', 'keep'))
+    .register(stepAside)
     .register(descend('press', 'move down until contact (end it with until on contact_force / button_pressed)', 'close'));
 }
