@@ -6,7 +6,7 @@
 //
 // The recording pairs each step's state with the env features *after* that step; the critic reads
 // them *before* it. Step t is therefore replayed with the features recorded at step t − 1.
-import { FrameBuilder, RULE_FIRED, TemporalCritic, type RuleSet } from '../critic/index.js';
+import { FrameBuilder, RULE_FIRED, TemporalCritic, type FeatureFrame, type FeatureLayout, type RuleSet } from '../critic/index.js';
 import type { FeatureValues } from '../protocol/feature-schema.js';
 import type { EpisodeRecord } from '../zinfra/recording/episode-record.js';
 
@@ -18,21 +18,32 @@ export interface RuleTrace {
 }
 
 export function replayRules(record: EpisodeRecord, rules: RuleSet, options: { privileged: boolean; marginOf?: number }): RuleTrace {
-  const builder = new FrameBuilder({ layout: rules.layout, privileged: options.privileged, controlHz: record.header.controlHz });
   const critic = new TemporalCritic(rules);
   const firstFire = new Int32Array(rules.size).fill(-1);
   const margins = new Float64Array(options.marginOf === undefined ? 0 : record.steps.length).fill(Number.NaN);
-  const names = record.header.featureNames;
-  let features: FeatureValues | null = null;
-  record.steps.forEach((step, t) => {
-    const frame = builder.fill(step.state, step.policyAction ?? step.action, features, step.source === 'recovery');
+  replayFrames(record, rules.layout, options.privileged, (frame, t) => {
     const result = critic.evaluate(frame);
     for (let i = 0; i < rules.size; i++) if (firstFire[i] === -1 && result.status[i] === RULE_FIRED) firstFire[i] = t;
     if (options.marginOf !== undefined) margins[t] = result.margins[options.marginOf]!;
+  });
+  return { firstFire, margins };
+}
+
+/** Each step's frame of a recorded episode, as the critic read it live (features of step t − 1). */
+export function replayFrames(
+  record: EpisodeRecord,
+  layout: FeatureLayout,
+  privileged: boolean,
+  onFrame: (frame: FeatureFrame, t: number) => void,
+): void {
+  const builder = new FrameBuilder({ layout, privileged, controlHz: record.header.controlHz });
+  const names = record.header.featureNames;
+  let features: FeatureValues | null = null;
+  record.steps.forEach((step, t) => {
+    onFrame(builder.fill(step.state, step.policyAction ?? step.action, features, step.source === 'recovery'), t);
     builder.commit(step.action);
     features = step.features ? { names, values: step.features } : null;
   });
-  return { firstFire, margins };
 }
 
 /** The parent's episode as shadow replay judges it. */
@@ -42,6 +53,8 @@ export interface ReplayEpisode {
   readonly record: EpisodeRecord;
   /** Failures only: the last step at which firing still leaves the recovery room to act. */
   readonly failurePoint: number;
+  /** Failures only: the step progress stopped (search/failure-onset.ts); a rule firing well before it fires on a healthy stretch. */
+  readonly onset: number;
   /** Failures only: the failure belongs to the cluster the candidate targets. */
   readonly inCluster: boolean;
 }

@@ -48,6 +48,23 @@ export interface RobotPerception {
   features(): PerceivedFeatures;
 }
 
+/**
+ * A restore program a world offers evolution: an action, never a condition. Its program is in the
+ * critic's recoveries format (critic/recovery/schema.ts), with the id left to whoever adds it.
+ */
+export interface RestoreAction {
+  readonly id: string;
+  readonly summary: string;
+  readonly program: Readonly<Record<string, unknown>>;
+}
+
+/** The restore programs of a world, and which one serves a stage. */
+export interface WorldRestores {
+  readonly actions: readonly RestoreAction[];
+  /** The action that puts the robot back where the policy can redo the stage whose milestone is missing. */
+  forStage(milestone: string): RestoreAction;
+}
+
 export interface World {
   readonly name: string;
   /** One line for listings. */
@@ -74,6 +91,8 @@ export interface World {
   /** The perturbation a name (a shipped one) or a file path stands for. */
   resolvePerturbation(spec: string): Perturbation;
   readonly perturbationNames: readonly string[];
+  /** Restore programs evolution may pair with the conditions it finds (none: only the critic's own). */
+  readonly restores?: WorldRestores;
   /** Present where the world's tasks can run on a robot (the ROS 2 node needs it). */
   readonly perception?: RobotPerception;
 }

@@ -13,7 +13,9 @@ import type { Diagnosis } from '../diagnosis/schema.js';
 import { promote } from '../promotion.js';
 import { shadowReplay, type ReplayEpisode, type ShadowReport } from '../shadow-replay.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
-import { rankHypotheses, synthesizeCandidate, type CandidateSpec } from '../synthesis/synthesize.js';
+import { rankHypotheses, synthesizeCandidate, type CandidateSpec, type RankedHypothesis } from '../synthesis/synthesize.js';
+import { searchStep, type SearchArtifact } from './search-step.js';
+import { failureOnset } from '../search/failure-onset.js';
 import { gateCandidate, type CandidateVerdict } from './gating.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 import { assertDisjoint } from './seeds.js';
@@ -82,8 +84,8 @@ export async function runGeneration(
   ctx.state.enter('diagnosis', g);
   const diag = (await ctx.state.step(`gen-${g}/diagnoses.json`, () => diagnoseStep(ctx, dev, records, clustering))).value;
   outcome.diagnoses.push(...diag.diagnoses);
-  const ranked = rankHypotheses(diag.diagnoses, clustering.clusters);
   const replay = replayEpisodes(dev, records, clustering);
+  const ranked = await withSearchedPairs(ctx, g, parent, dev, replay, clustering, rankHypotheses(diag.diagnoses, clustering.clusters));
   const seen = new Set<string>();
   let rolledOut = 0;
   for (let k = 0; k < ranked.length && rolledOut < ctx.manifest.gates.max_candidates; k++) {
@@ -104,6 +106,7 @@ export async function runGeneration(
           replay: replay.map((r) => ({ ...r, inCluster: targeted.has(r.seed) })),
           privileged: ctx.manifest.authorized_features.privileged,
           layout: ctx.layout,
+          restores: ctx.world.restores,
         }),
       )
     ).value;
@@ -143,6 +146,37 @@ export async function runGeneration(
     if (verdict.ran_heldout) break;
   }
   return outcome;
+}
+
+/**
+ * A `search` hypothesis stands for every condition × action pair its screening kept (best first),
+ * each its own candidate; the search and its screening rollouts run once per pool and are kept.
+ */
+async function withSearchedPairs(
+  ctx: CampaignContext,
+  g: number,
+  parent: StoredBundle,
+  dev: RolloutSet,
+  replay: readonly ReplayEpisode[],
+  clustering: ClusteringArtifact,
+  ranked: readonly RankedHypothesis[],
+): Promise<RankedHypothesis[]> {
+  const out: RankedHypothesis[] = [];
+  for (const r of ranked) {
+    if (r.hypothesis.template !== 'search') {
+      out.push(r);
+      continue;
+    }
+    const targeted = pooledSeeds(clustering.clusters, r.pooled);
+    const pool = replay.map((e) => ({ ...e, inCluster: targeted.has(e.seed) }));
+    const search = (await ctx.state.step<SearchArtifact>(`gen-${g}/search-${r.cluster}.json`, () => searchStep(ctx, g, parent, dev, pool)))
+      .value;
+    ctx.log(
+      `generation ${g}: search for ${r.pooled.join('+')}: ${search.conditions.length} conditions, ${search.screened} condition-action pairs screened, ${search.pairs.length} kept`,
+    );
+    for (const pair of search.pairs) out.push({ ...r, search: pair });
+  }
+  return out;
 }
 
 function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>): ClusteringArtifact {
@@ -200,7 +234,9 @@ function replayEpisodes(dev: RolloutSet, records: Map<number, EpisodeRecord>, cl
     .map((r) => {
       const sig = sigs.get(r.seed);
       const failurePoint = sig ? Math.max(sig.stall_step, sig.steps - 1 - RECOVERY_HEADROOM) : -1;
-      return { seed: r.seed, success: r.success, record: records.get(r.seed)!, failurePoint, inCluster: false };
+      const record = records.get(r.seed)!;
+      const onset = sig ? failureOnset(record, sig.stall_step, failurePoint) : -1;
+      return { seed: r.seed, success: r.success, record, failurePoint, onset, inCluster: false };
     });
 }
 
@@ -230,5 +266,6 @@ function heldoutKey(spec: CandidateSpec): string {
 /** What a candidate changes: the template and the rule, program or stage it changes. */
 function mechanismKey(spec: CandidateSpec): string {
   const h = spec.hypothesis;
+  if (spec.search) return `search:${JSON.stringify(spec.search.condition.when)}:${spec.search.action}`;
   return `${h.template}:${h.program_id ?? h.rule_id ?? spec.changed_rules.join(',')}`;
 }

@@ -4,6 +4,8 @@
 import type { ClusterEvidence } from './evidence.js';
 import type { Diagnosis, Hypothesis } from './schema.js';
 
+/** The search's score: what a mechanism's evidence must beat to be tried before it. */
+const SEARCH_SCORE = 0.85;
 /** End-effector motion (m/step) below which a stalled episode is "standing still". */
 const STILL_M_PER_STEP = 0.003;
 
@@ -38,7 +40,18 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
       },
     ];
   }
-  const out: Hypothesis[] = [];
+  const out: Hypothesis[] = [
+    // Below a named mechanism with strong evidence (a measured lag, a clear disturbance, a hand at
+    // rest), above the weaker ones: the search needs no template to have been written for it.
+    {
+      id: 'searched-condition',
+      layer: 'planning',
+      template: 'search',
+      score: SEARCH_SCORE,
+      mechanism: `a condition over the world's features holds in these failures before ${stage} is lost and not in the successes; when it holds, a restore action from the library (chosen by a screening rollout) hands the policy a fresh start`,
+      rationale: `${e.size} failures stalled before ${stage}; the search compares every observed and derived feature, its changes and its ranges, before their failure point`,
+    },
+  ];
   const still = 1 / (1 + e.eef_motion_per_step / STILL_M_PER_STEP);
   out.push({
     id: 'planning-stall',

@@ -19,6 +19,7 @@ export const TEMPLATES = [
   'suppress_rule',
   'retune_program',
   'compensate_lag',
+  'search',
   'none',
 ] as const;
 export type TemplateId = (typeof TEMPLATES)[number];

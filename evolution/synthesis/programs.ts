@@ -1,69 +1,14 @@
-// Recovery programs the synthesized rules start. They restore; the policy completes: a program puts
-// the robot back where the policy can act — hand open, clear of the table, just above the object as
-// the policy itself observes it — and hands back through re-entry. Closing on the object, carrying
-// it and releasing it stay the policy's, as in the default bundle (critic/bundles/default). A
-// program that did those stages would solve tasks for a policy that does nothing, and skills made
-// of it would be a second expert, not governance.
+// The recovery program a template rule starts: the world's restore for the stage the failures
+// stalled in (World.restores), under the candidate's id. A world that offers no restores gets no
+// template candidates; the search (evolution/search/) still pairs its conditions with the critic's
+// world-neutral actions.
 import type { RecoveryFileInput } from '../../critic/index.js';
+import type { WorldRestores } from '../../sim/world.js';
 
-type ProgramInput = RecoveryFileInput['programs'][number];
+export type ProgramInput = RecoveryFileInput['programs'][number];
 
-/** The object as the policy's observation carries it (same noise), never simulator truth. */
-const OBSERVED_OBJECT = { x: 'observed.object_x', y: 'observed.object_y', z: 'observed.object_z' };
-
-/**
- * Back to just before the grasp: open (letting go of whatever is held), rise clear, re-centre just
- * above the object as observed, hand back. The policy then closes on it and finishes the stage.
- */
-function restoreAboveObject(id: string): ProgramInput {
-  return {
-    id,
-    budget: 80,
-    // the policy takes over while the hand still settles: it re-plans from here anyway
-    reentry: { stable_steps: 2, max_speed: 0.2, max_width_rate: 0.0005 },
-    description: 'open, rise, re-centre just above the task object as observed, hand back: the policy picks it up and finishes the stage',
-    steps: [
-      { tool: 'open_gripper', budget: 8, fallback: 'skip', until: { op: 'ge', feature: 'derived.gripper_width', value: 0.065 } },
-      {
-        tool: 'lift',
-        params: { to_z: 0.15, speed: 0.6, gripper: 'open' },
-        budget: 15,
-        fallback: 'skip',
-        until: { op: 'gt', feature: 'robot.eef_z', value: 0.12 },
-      },
-      {
-        tool: 'move_above',
-        params: { point: OBSERVED_OBJECT, height: 0.05, speed: 0.7, xy_tol: 0.01, gripper: 'open', gain: 0.3 },
-        budget: 30,
-        until: { op: 'lt', feature: 'observed.object_eef_dist_xy', value: 0.01 },
-      },
-    ] as ProgramInput['steps'],
-  };
-}
-
-/** Lift a little and let the policy plan afresh (stages no object re-centring serves: drawers, buttons). */
-function unstick(id: string): ProgramInput {
-  return {
-    id,
-    budget: 16,
-    reentry: { stable_steps: 2, max_speed: 0.05, max_width_rate: 0.0005 },
-    description: 'lift a few centimetres and hand back for a fresh plan',
-    steps: [
-      { tool: 'lift', params: { speed: 0.4 }, budget: 5 },
-      { tool: 'hold', budget: 3 },
-    ],
-  };
-}
-
-/** The stages an object's milestones name (`subject.kind`): the policy redoes them from above the object. */
-const OBJECT_STAGES = new Set(['reached', 'grasped', 'lifted', 'up', 'transported', 'placed', 'released']);
-
-/**
- * The program that restores the robot for the stage whose milestone `milestone` (`subject.kind`)
- * is missing: above the object for a stage of moving an object, a small lift otherwise.
- */
-export function programFor(milestone: string, id: string): ProgramInput {
-  const kind = milestone.slice(milestone.lastIndexOf('.') + 1);
-  const subject = milestone.slice(0, milestone.lastIndexOf('.'));
-  return OBJECT_STAGES.has(kind) && subject !== 'button' ? restoreAboveObject(id) : unstick(id);
+/** The world's restore for the stage whose milestone `milestone` is missing, as program `id`; null without restores. */
+export function programFor(milestone: string, id: string, restores: WorldRestores | undefined): ProgramInput | null {
+  if (!restores) return null;
+  return { ...restores.forStage(milestone).program, id } as ProgramInput;
 }

@@ -5,6 +5,7 @@
 import type { RuleInput } from '../../critic/index.js';
 import type { BundleManifest } from '../../critic/index.js';
 import type { FeatureLayout } from '../../critic/index.js';
+import type { WorldRestores } from '../../sim/world.js';
 import type { ArtifactStore } from '../campaign/artifacts.js';
 import type { FailureCluster } from '../clustering/cluster-failures.js';
 import type { ClusterEvidence } from '../diagnosis/evidence.js';
@@ -15,6 +16,8 @@ import { fitThreshold, type FitResult } from './fit.js';
 import { programFor } from './programs.js';
 import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './retune.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
+import { actionLibrary } from '../search/action-library.js';
+import { pairIds, searchedRule, type SearchedPair } from '../search/searched-rule.js';
 
 export interface RankedHypothesis {
   /** The cluster whose diagnosis the candidate is built from (the strongest of those pooled). */
@@ -23,7 +26,12 @@ export interface RankedHypothesis {
   /** Every cluster whose diagnosis proposed the same change; their failures are what it targets. */
   readonly pooled: readonly string[];
   readonly weight: number;
+  /** A `search` hypothesis: the screened condition and action this candidate is built from. */
+  readonly search?: ScreenedPairRef;
 }
+
+/** What synthesis needs of a screened search pair (campaign/search-step.ts). */
+export type ScreenedPairRef = SearchedPair & { readonly rescued: number; readonly broken: number };
 
 /**
  * Every buildable change of a generation, best evidence first (ties: cluster id, hypothesis id).
@@ -63,6 +71,7 @@ function changeKey(h: Hypothesis, cluster: FailureCluster | undefined): string {
   if (h.template === 'suppress_rule') return `suppress:${h.rule_id}`;
   if (h.template === 'retune_program') return `retune:${h.program_id}`;
   if (h.template === 'compensate_lag') return 'compensate_lag';
+  if (h.template === 'search') return `search@${cluster?.first_missing_index ?? -1}`;
   return `${h.template}@${cluster?.first_missing_index ?? -1}`;
 }
 
@@ -73,6 +82,8 @@ export interface CandidateSpec {
   /** The clusters whose failures the change targets (see rankHypotheses). */
   readonly pooled: readonly string[];
   readonly hypothesis: Hypothesis;
+  /** A searched candidate: its condition and action, and what screening saw. */
+  readonly search?: ScreenedPairRef;
   /** Ids of the rules this candidate adds or changes (what shadow replay watches). */
   readonly changed_rules: readonly string[];
   readonly fit: FitResult | null;
@@ -100,6 +111,8 @@ export interface SynthesisInput {
   readonly privileged: boolean;
   /** The world's frame layout: a template that reads a feature the world lacks builds nothing. */
   readonly layout: FeatureLayout;
+  /** The world's restore programs, which template rules start (none: no template candidate). */
+  readonly restores: WorldRestores | undefined;
 }
 
 /** One mechanism change to the parent: its rules and programs after the change, or why none could be made. */
@@ -123,6 +136,7 @@ export function synthesizeCandidate(input: SynthesisInput): CandidateSpec {
     cluster: ranked.cluster,
     pooled: ranked.pooled,
     hypothesis: ranked.hypothesis,
+    ...(ranked.search ? { search: ranked.search } : {}),
     parent_sha256: parent.sha256,
   };
   const change = changeFor(input, id, evidence);
@@ -139,6 +153,8 @@ function changeFor(input: SynthesisInput, id: string, evidence: readonly string[
       return lagChange(input);
     case 'suppress_rule':
       return suppressChange(input, evidence);
+    case 'search':
+      return searchedChange(input, evidence);
     default:
       return ruleChange(input, id, evidence);
   }
@@ -164,12 +180,31 @@ function ruleChange(input: SynthesisInput, id: string, evidence: readonly string
     return {
       unbuildable: `template ${h.template} reads ${lacking.join(', ')}, which the world "${input.layout.worldName}" does not provide`,
     };
+  const program = programFor(input.cluster.first_missing, recoveryId, input.restores);
+  if (!program) return { unbuildable: `the world "${input.layout.worldName}" offers no restore program for a template rule to start` };
   const fit = fitThreshold(template, recoveryId, input.replay, input.privileged, input.layout);
   return {
     rules: [...parentRules(input), withFit(template, fit.theta, fit.dwell, evidence)],
-    programs: [...parentPrograms(input), programFor(input.cluster.first_missing, recoveryId)],
+    programs: [...parentPrograms(input), program],
     changed: [ruleId],
     fit,
+    tolerances: null,
+  };
+}
+
+/** The screened condition and action (campaign/search-step.ts) as a rule and program added to the parent. */
+function searchedChange(input: SynthesisInput, evidence: readonly string[]): Change {
+  const pair = input.ranked.search;
+  if (!pair) return { unbuildable: 'a search hypothesis without a screened condition and action' };
+  const action = actionLibrary({ restores: input.restores }).find((a) => a.id === pair.action);
+  if (!action) return { unbuildable: `no action "${pair.action}" in this world's library` };
+  const ids = pairIds(input.generation, pair);
+  const { rule, program } = searchedRule(ids, pair.condition, action, evidence);
+  return {
+    rules: [...parentRules(input), rule],
+    programs: [...parentPrograms(input), ...(program ? [program] : [])],
+    changed: [ids.ruleId],
+    fit: null,
     tolerances: null,
   };
 }
@@ -245,16 +280,8 @@ function finish(
   const { rules, programs, changed, fit, tolerances } = change;
   const { parent, ranked } = input;
   const h = ranked.hypothesis;
-  const bundle = writeBundle(input.store, {
-    manifest: candidateManifest(
-      parent.manifest,
-      base.id,
-      `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`,
-      privilegeOf(parent, rules, programs, input.layout),
-    ),
-    rules: { version: 1, rules },
-    recoveries: { version: 1, programs: programs as never },
-  });
+  const note = `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`;
+  const bundle = writeCandidateBundle(input.store, parent, input.layout, base.id, note, rules, programs);
   return {
     ...base,
     changed_rules: changed,
@@ -265,6 +292,23 @@ function finish(
     bundle_dir: bundle.dir!,
     unbuildable: null,
   };
+}
+
+/** The parent with changed rules and programs, written to the store under a new name and note. */
+export function writeCandidateBundle(
+  store: ArtifactStore,
+  parent: StoredBundle,
+  layout: FeatureLayout,
+  id: string,
+  note: string,
+  rules: readonly RuleInput[],
+  programs: readonly unknown[],
+): StoredBundle {
+  return writeBundle(store, {
+    manifest: candidateManifest(parent.manifest, id, note, privilegeOf(parent, rules, programs, layout)),
+    rules: { version: 1, rules: [...rules] },
+    recoveries: { version: 1, programs: [...programs] as never },
+  });
 }
 
 /**

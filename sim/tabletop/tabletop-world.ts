@@ -11,6 +11,7 @@ import { TabletopEnv } from './env.js';
 import { CONTROL_HZ } from './episode.js';
 import { TABLETOP_FEATURES } from './feature-schema.js';
 import { tabletopPerception } from './perception.js';
+import { TABLETOP_RESTORES } from './restore-actions.js';
 import { PolicyObservationWriter } from './policy-io.js';
 
 const SUITES = ['spatial', 'object', 'goal', 'long'] as const;
@@ -56,5 +57,6 @@ export const world: World = {
   get perturbationNames() {
     return builtinPerturbationNames();
   },
+  restores: TABLETOP_RESTORES,
   perception: tabletopPerception,
 };

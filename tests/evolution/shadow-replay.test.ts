@@ -52,8 +52,8 @@ describe('shadow replay over a recorded episode', () => {
     const fail = await recorded(7, false);
     const ok = await recorded(14, true);
     const episodes: ReplayEpisode[] = [
-      { seed: 7, success: false, record: fail, failurePoint: 80, inCluster: true },
-      { seed: 14, success: true, record: ok, failurePoint: -1, inCluster: false },
+      { seed: 7, success: false, record: fail, failurePoint: 80, onset: -1, inCluster: true },
+      { seed: 14, success: true, record: ok, failurePoint: -1, onset: -1, inCluster: false },
     ];
     // stalled: the hand has not moved over the last second
     const rules = loadRules(
@@ -74,8 +74,8 @@ describe('shadow replay over a recorded episode', () => {
 
   it('fits a threshold from the margins of one replay', async () => {
     const episodes: ReplayEpisode[] = [
-      { seed: 7, success: false, record: await recorded(7, false), failurePoint: 80, inCluster: true },
-      { seed: 14, success: true, record: await recorded(14, true), failurePoint: -1, inCluster: false },
+      { seed: 7, success: false, record: await recorded(7, false), failurePoint: 80, onset: -1, inCluster: true },
+      { seed: 14, success: true, record: await recorded(14, true), failurePoint: -1, onset: -1, inCluster: false },
     ];
     const template = fittableRule('stall', { ruleId: 'evo.stall', recoveryId: 'evo_stall', stage: 2, successSteps: Number.NaN })!;
     const fit = fitThreshold(template, 'evo_stall', episodes, true, TABLETOP_LAYOUT);

@@ -5,6 +5,7 @@ import { loadRecoveries, loadRules } from '../../critic/index.js';
 import type { FailureCluster } from '../../evolution/clustering/cluster-failures.js';
 import type { Diagnosis, Hypothesis } from '../../evolution/diagnosis/schema.js';
 import { programFor } from '../../evolution/synthesis/programs.js';
+import { TABLETOP_RESTORES } from '../../sim/tabletop/restore-actions.js';
 import { candidateManifest, rankHypotheses } from '../../evolution/synthesis/synthesize.js';
 import { fittableRule } from '../../evolution/synthesis/templates.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
@@ -71,15 +72,15 @@ describe('rankHypotheses', () => {
 });
 
 type Step = { tool: string; budget: number; until?: unknown };
-const stepsOf = (program: ReturnType<typeof programFor>) => program.steps as unknown as Step[];
+const stepsOf = (program: NonNullable<ReturnType<typeof programFor>>) => program.steps as unknown as Step[];
 
 describe('programFor', () => {
-  const compile = (program: ReturnType<typeof programFor>) =>
+  const compile = (program: NonNullable<ReturnType<typeof programFor>>) =>
     loadRecoveries({ version: 1, programs: [program] }, { layout: TABLETOP_LAYOUT, privileged: true });
 
   it('restores for every stage of moving an object, and leaves closing, carrying and releasing to the policy', () => {
     for (const m of ['red_cube.reached', 'red_cube.grasped', 'red_cube.transported', 'red_cube.placed', 'red_cube.released']) {
-      const program = programFor(m, 'p');
+      const program = programFor(m, 'p', TABLETOP_RESTORES)!;
       expect(stepsOf(program).map((s) => s.tool)).toEqual(['open_gripper', 'lift', 'move_above']);
       expect(program.budget).toBeGreaterThanOrEqual(stepsOf(program).reduce((n, s) => n + s.budget, 0));
       // aimed at the object as the policy observes it, never at simulator truth
@@ -89,9 +90,9 @@ describe('programFor', () => {
   });
 
   it('lifts a little and hands back where no object is to be re-centred on: a button, a drawer', () => {
-    expect(stepsOf(programFor('button.reached', 'p')).map((s) => s.tool)).toEqual(['lift', 'hold']);
-    expect(stepsOf(programFor('cabinet.opened', 'p')).map((s) => s.tool)).toEqual(['lift', 'hold']);
-    for (const m of ['button.pressed', 'drawer.closed']) expect(() => compile(programFor(m, 'p'))).not.toThrow();
+    expect(stepsOf(programFor('button.reached', 'p', TABLETOP_RESTORES)!).map((s) => s.tool)).toEqual(['lift', 'hold']);
+    expect(stepsOf(programFor('cabinet.opened', 'p', TABLETOP_RESTORES)!).map((s) => s.tool)).toEqual(['lift', 'hold']);
+    for (const m of ['button.pressed', 'drawer.closed']) expect(() => compile(programFor(m, 'p', TABLETOP_RESTORES)!)).not.toThrow();
   });
 });
 

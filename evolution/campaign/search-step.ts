@@ -1,0 +1,117 @@
+// The search for one pool of failures: the best conditions over the world's features (no episode
+// runs), then screening rollouts on a few development seeds (the pool's failures and some
+// successes) before any candidate takes the full development gate: every library action with the
+// best condition, then the actions that rescued most there with the next conditions.
+// A pair scores by the failures it turns into successes minus twice the successes it breaks; pairs
+// that rescue nothing are dropped. Screening seeds are development seeds: the choice is made where
+// choices are made, and the held-out and confirmation seeds stay untouched by it.
+import type { ReplayEpisode } from '../shadow-replay.js';
+import { actionLibrary, type LibraryAction } from '../search/action-library.js';
+import { searchConditions, type SearchedCondition } from '../search/condition-search.js';
+import { pairIds, searchedRule, type SearchedPair } from '../search/searched-rule.js';
+import type { StoredBundle } from '../synthesis/bundle-files.js';
+import { writeCandidateBundle } from '../synthesis/synthesize.js';
+import { rollout, type CampaignContext, type RolloutSet } from './context.js';
+
+/** Conditions screened per pool. */
+const TOP_CONDITIONS = 3;
+/** Actions tried with the conditions after the best one: those that scored best with it. */
+const FOLLOW_UP_ACTIONS = 2;
+/** Screening episodes: at most this many of the pool's failures and of the successes. */
+const SCREEN_FAILURES = 8;
+const SCREEN_SUCCESSES = 4;
+
+export interface ScreenedPair extends SearchedPair {
+  readonly bundle_sha256: string;
+  readonly rescued: number;
+  readonly broken: number;
+  readonly score: number;
+}
+
+export interface SearchArtifact {
+  readonly conditions: readonly SearchedCondition[];
+  readonly actions: readonly string[];
+  readonly screen_seeds: readonly number[];
+  /** Pairs that rescued at least one failure, best first. */
+  readonly pairs: readonly ScreenedPair[];
+  /** Pairs screened in all. */
+  readonly screened: number;
+}
+
+export async function searchStep(
+  ctx: CampaignContext,
+  generation: number,
+  parent: StoredBundle,
+  dev: RolloutSet,
+  replay: readonly ReplayEpisode[],
+): Promise<SearchArtifact> {
+  const privileged = ctx.manifest.authorized_features.privileged;
+  const conditions = searchConditions(replay, ctx.layout, privileged, TOP_CONDITIONS);
+  const library = actionLibrary(ctx.world);
+  const seeds = screenSeeds(replay);
+  const before = new Map(dev.results.map((r) => [r.seed, r]));
+  const pairs: ScreenedPair[] = [];
+  let screened = 0;
+  let actions = library;
+  for (const [rank, condition] of conditions.entries()) {
+    if (rank === 1) {
+      const best = new Set(
+        pairs
+          .slice()
+          .sort((a, b) => b.score - a.score)
+          .slice(0, FOLLOW_UP_ACTIONS)
+          .map((p) => p.action),
+      );
+      actions = library.filter((a) => best.has(a.id));
+    }
+    for (const action of actions) {
+      const pair: SearchedPair = { condition_rank: rank, condition, action: action.id };
+      const bundle = pairBundle(ctx, generation, parent, pair, action);
+      const after = await rollout(ctx, bundle, `screen-g${generation}`, seeds);
+      screened++;
+      let rescued = 0;
+      let broken = 0;
+      let extraSafety = 0;
+      for (const r of after.results) {
+        const was = before.get(r.seed);
+        if (!was || r.infra_failure !== null || was.infra_failure !== null) continue;
+        if (!was.success && r.success) rescued++;
+        if (was.success && !r.success) broken++;
+        extraSafety += r.safety_events - was.safety_events;
+      }
+      // what the regression gate would refuse anyway is not worth a development rollout
+      const safe = extraSafety <= ctx.manifest.gates.max_extra_safety_events;
+      ctx.log(
+        `search g${generation}: ${action.id} on condition ${rank}: rescued ${rescued}, broke ${broken} of ${seeds.length}, safety events ${extraSafety >= 0 ? '+' : ''}${extraSafety}`,
+      );
+      if (rescued > 0 && safe) pairs.push({ ...pair, bundle_sha256: bundle.sha256, rescued, broken, score: rescued - 2 * broken });
+    }
+  }
+  pairs.sort((a, b) => b.score - a.score || a.condition_rank - b.condition_rank);
+  return { conditions, actions: library.map((a) => a.id), screen_seeds: seeds, pairs, screened };
+}
+
+/** The parent plus the pair's rule (and program), as a stored bundle. */
+export function pairBundle(
+  ctx: Pick<CampaignContext, 'store' | 'layout' | 'campaignId'>,
+  generation: number,
+  parent: StoredBundle,
+  pair: SearchedPair,
+  action: LibraryAction,
+): StoredBundle {
+  const ids = pairIds(generation, pair);
+  const evidence = [`${ctx.campaignId}/gen-${generation}/search`, `condition:${pair.condition_rank}`, `action:${action.id}`];
+  const { rule, program } = searchedRule(ids, pair.condition, action, evidence);
+  const rules = [...(parent.rules.rules as never[]), rule];
+  const programs = [...(parent.recoveries.programs as unknown[]), ...(program ? [program] : [])];
+  const note = `${parent.manifest.name} with a searched rule: ${rule.description}`;
+  return writeCandidateBundle(ctx.store, parent, ctx.layout, `g${generation}-search`, note, rules, programs);
+}
+
+/** The pool's failures and some successes, lowest seeds first (deterministic). */
+function screenSeeds(replay: readonly ReplayEpisode[]): number[] {
+  const sorted = [...replay].sort((a, b) => a.seed - b.seed);
+  const failures = sorted.filter((r) => !r.success && r.inCluster).slice(0, SCREEN_FAILURES);
+  const successes = sorted.filter((r) => r.success).slice(0, SCREEN_SUCCESSES);
+  return [...failures, ...successes].map((r) => r.seed).sort((a, b) => a - b);
+}

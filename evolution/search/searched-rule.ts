@@ -1,0 +1,48 @@
+// A searched condition and a library action as a rule (and the program it starts) added to the
+// parent bundle. The rule judges the policy only: not during a recovery, and not until
+// STEPS_SINCE_RECOVERY steps after one (with the cooldown this also bounds how often an action that
+// does not help can take over).
+import { describeCondition, type RuleInput } from '../../critic/index.js';
+import type { RecoveryFileInput } from '../../critic/index.js';
+import type { LibraryAction } from './action-library.js';
+import type { SearchedCondition } from './condition-search.js';
+import { STEPS_SINCE_RECOVERY } from './feature-series.js';
+
+type ProgramInput = RecoveryFileInput['programs'][number];
+
+export interface SearchedPair {
+  /** Rank of the condition among the search's results (0 best). */
+  readonly condition_rank: number;
+  readonly condition: SearchedCondition;
+  readonly action: string;
+}
+
+/** The id a pair's rule and program are added under: stable, so the same pair builds the same bundle. */
+export function pairIds(generation: number, pair: SearchedPair): { ruleId: string; recoveryId: string } {
+  const tag = `g${generation}_c${pair.condition_rank}_${pair.action}`;
+  return { ruleId: `evo.${tag}`, recoveryId: `evo_${tag}` };
+}
+
+export function searchedRule(
+  ids: { ruleId: string; recoveryId: string },
+  condition: SearchedCondition,
+  action: LibraryAction,
+  evidence: readonly string[],
+): { rule: RuleInput; program: ProgramInput | null } {
+  const program = action.program(ids.recoveryId);
+  const rule: RuleInput = {
+    id: ids.ruleId,
+    description: `evolved (search): when ${describeCondition(condition.when as never)}, ${action.summary}`,
+    guards: [
+      { op: 'eq', feature: 'episode.in_recovery', value: 0 },
+      { op: 'ge', feature: 'episode.steps_since_recovery', value: STEPS_SINCE_RECOVERY },
+    ],
+    when: condition.when as RuleInput['when'],
+    dwell: condition.dwell,
+    cooldown: 20,
+    propose: action.propose(ids.recoveryId),
+    safety: false,
+    evidence: [...evidence],
+  };
+  return { rule, program };
+}
