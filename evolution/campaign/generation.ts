@@ -233,7 +233,9 @@ function replayEpisodes(dev: RolloutSet, records: Map<number, EpisodeRecord>, cl
     .filter((r) => records.has(r.seed))
     .map((r) => {
       const sig = sigs.get(r.seed);
-      const failurePoint = sig ? Math.max(sig.stall_step, sig.steps - 1 - RECOVERY_HEADROOM) : -1;
+      // a short episode (a world whose tasks take 60 steps) keeps three quarters of itself to act in
+      const headroom = sig ? Math.min(RECOVERY_HEADROOM, Math.floor(sig.steps / 4)) : 0;
+      const failurePoint = sig ? Math.max(sig.stall_step, sig.steps - 1 - headroom) : -1;
       const record = records.get(r.seed)!;
       const onset = sig ? failureOnset(record, sig.stall_step, failurePoint) : -1;
       return { seed: r.seed, success: r.success, record, failurePoint, onset, inCluster: false };

@@ -2,8 +2,10 @@
 // runs), then screening rollouts on a few development seeds (the pool's failures and some
 // successes) before any candidate takes the full development gate: every library action with the
 // best condition, then the actions that rescued most there with the next conditions.
-// A pair scores by the failures it turns into successes minus twice the successes it breaks; pairs
-// that rescue nothing are dropped. Screening seeds are development seeds: the choice is made where
+// A pair scores by the failures it turns into successes minus twice the successes it breaks and
+// twice what it achieves with the trivial policies on the same seeds (the critic-alone control:
+// an action that reaches the goal on its own is a second expert, not a repair); pairs that rescue
+// nothing are dropped before the controls run. Screening seeds are development seeds: the choice is made where
 // choices are made, and the held-out and confirmation seeds stay untouched by it.
 import type { ReplayEpisode } from '../shadow-replay.js';
 import { actionLibrary, type LibraryAction } from '../search/action-library.js';
@@ -11,6 +13,7 @@ import { searchConditions, type SearchedCondition } from '../search/condition-se
 import { pairIds, searchedRule, type SearchedPair } from '../search/searched-rule.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { writeCandidateBundle } from '../synthesis/synthesize.js';
+import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 
 /** Conditions screened per pool. */
@@ -25,6 +28,8 @@ export interface ScreenedPair extends SearchedPair {
   readonly bundle_sha256: string;
   readonly rescued: number;
   readonly broken: number;
+  /** Successes of the trivial policies under the pair's bundle, summed over the controls. */
+  readonly critic_alone: number;
   readonly score: number;
 }
 
@@ -84,10 +89,19 @@ export async function searchStep(
       ctx.log(
         `search g${generation}: ${action.id} on condition ${rank}: rescued ${rescued}, broke ${broken} of ${seeds.length}, safety events ${extraSafety >= 0 ? '+' : ''}${extraSafety}`,
       );
-      if (rescued > 0 && safe) pairs.push({ ...pair, bundle_sha256: bundle.sha256, rescued, broken, score: rescued - 2 * broken });
+      if (rescued === 0 || !safe) continue;
+      const criticAlone = await controlSuccesses(ctx, bundle, `screen-g${generation}`, seeds);
+      pairs.push({
+        ...pair,
+        bundle_sha256: bundle.sha256,
+        rescued,
+        broken,
+        critic_alone: criticAlone,
+        score: rescued - 2 * broken - 2 * criticAlone,
+      });
     }
   }
-  pairs.sort((a, b) => b.score - a.score || a.condition_rank - b.condition_rank);
+  pairs.sort((a, b) => b.score - a.score || a.critic_alone - b.critic_alone || a.condition_rank - b.condition_rank);
   return { conditions, actions: library.map((a) => a.id), screen_seeds: seeds, pairs, screened };
 }
 
@@ -106,6 +120,16 @@ export function pairBundle(
   const programs = [...(parent.recoveries.programs as unknown[]), ...(program ? [program] : [])];
   const note = `${parent.manifest.name} with a searched rule: ${rule.description}`;
   return writeCandidateBundle(ctx.store, parent, ctx.layout, `g${generation}-search`, note, rules, programs);
+}
+
+/** Successes of every trivial policy under the bundle on the screening seeds. */
+async function controlSuccesses(ctx: CampaignContext, bundle: StoredBundle, split: string, seeds: readonly number[]): Promise<number> {
+  let successes = 0;
+  for (const control of TRIVIAL_POLICY_SPECS) {
+    const set = await rollout(ctx, bundle, split, seeds, control);
+    successes += set.results.filter((r) => r.success && r.infra_failure === null).length;
+  }
+  return successes;
 }
 
 /** The pool's failures and some successes, lowest seeds first (deterministic). */

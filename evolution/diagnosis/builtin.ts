@@ -26,8 +26,26 @@ export function diagnoseBuiltin(e: ClusterEvidence): Diagnosis {
   };
 }
 
+/**
+ * The search (evolution/search/): a condition over the world's features, found by contrast, starts a
+ * library action. Scored below a named mechanism with strong evidence (a measured lag, a clear
+ * disturbance, a hand at rest) and above the weaker ones: it needs no template written for it.
+ */
+function searchHypothesis(e: ClusterEvidence, stage: string): Hypothesis {
+  return {
+    id: 'searched-condition',
+    layer: 'planning',
+    template: 'search',
+    score: SEARCH_SCORE,
+    mechanism: `a condition over the world's features holds in these failures before ${stage} is lost and not in the successes; when it holds, a restore action from the library (chosen by a screening rollout) hands the policy a fresh start`,
+    rationale: `${e.size} failures stalled before ${stage}; the search compares every observed and derived feature, its changes and its ranges, before their failure point`,
+  };
+}
+
 function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
   const stage = e.first_missing ?? 'the goal';
+  // a world without milestones (a remote env may declare none): only the search has anything to go on
+  if (e.milestones.length === 0) return [searchHypothesis(e, stage)];
   if (e.first_missing === null) {
     return [
       {
@@ -40,18 +58,7 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
       },
     ];
   }
-  const out: Hypothesis[] = [
-    // Below a named mechanism with strong evidence (a measured lag, a clear disturbance, a hand at
-    // rest), above the weaker ones: the search needs no template to have been written for it.
-    {
-      id: 'searched-condition',
-      layer: 'planning',
-      template: 'search',
-      score: SEARCH_SCORE,
-      mechanism: `a condition over the world's features holds in these failures before ${stage} is lost and not in the successes; when it holds, a restore action from the library (chosen by a screening rollout) hands the policy a fresh start`,
-      rationale: `${e.size} failures stalled before ${stage}; the search compares every observed and derived feature, its changes and its ranges, before their failure point`,
-    },
-  ];
+  const out: Hypothesis[] = [searchHypothesis(e, stage)];
   const still = 1 / (1 + e.eef_motion_per_step / STILL_M_PER_STEP);
   out.push({
     id: 'planning-stall',

@@ -116,6 +116,15 @@ describe('the builtin diagnoser and a measured lag', () => {
     expect(d.hypotheses[0]!.mechanism).toContain('2 steps late');
   });
 
+  it('proposes the search beside the named mechanisms, and only the search in a world without milestones', () => {
+    expect(diagnoseBuiltin(evidence(3, 0.4)).hypotheses.map((h) => h.template)).toContain('search');
+    const bare = { ...evidence(null, 0), milestones: [], first_missing: null, first_missing_index: 0 };
+    expect(diagnoseBuiltin(bare).hypotheses.map((h) => h.template)).toEqual(['search']);
+    // all milestones reached yet failed: the measurement disagrees, no bundle change can help
+    const measured = { ...evidence(null, 0), first_missing: null, first_missing_index: 2 };
+    expect(diagnoseBuiltin(measured).hypotheses.map((h) => h.template)).toEqual(['none']);
+  });
+
   it('does not, without a lag or without programs driving', () => {
     expect(lagHypothesis(evidence(1, 0.4))).toBeUndefined();
     expect(lagHypothesis(evidence(null, 0.4))).toBeUndefined();

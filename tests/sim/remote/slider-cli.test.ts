@@ -110,7 +110,7 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
     );
   });
 
-  it('zetta evolve --env runs a campaign on the remote world and records it in the manifest', async () => {
+  it('zetta evolve --env, from an empty bundle, discovers how to get over the bump with no tabletop code path', async () => {
     const root = join(dir, 'evolve');
     const r = await runZetta(
       [
@@ -128,11 +128,11 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
         '--critic',
         'none',
         '--dev-episodes',
-        '4',
+        '8',
         '--heldout-seeds',
-        '5000-5003',
+        '5000-5007',
         '--confirm-seeds',
-        '6000-6003',
+        '6000-6007',
         '--generations',
         '1',
         '--execute-steps',
@@ -142,8 +142,22 @@ describe.skipIf(missing !== null)(`zetta eval / evolve --env${missing ? ` (skipp
       240_000,
     );
     expect(r.code, r.stderr).toBe(0);
-    const summary = lastJson(r.stdout) as { generations: number; report: string };
+    const summary = lastJson(r.stdout) as {
+      generations: number;
+      report: string;
+      promoted: boolean;
+      bundle_dir: string;
+      heldout: { parent_success: number; candidate_success: number };
+      confirmation: { parent_success: number; candidate_success: number; episodes: number };
+    };
     expect(summary.generations).toBe(1);
+    // the search found a condition over the server's and the critic's features and a library action
+    expect(summary.promoted).toBe(true);
+    expect(summary.confirmation.parent_success).toBe(0);
+    expect(summary.confirmation.candidate_success).toBeGreaterThanOrEqual(summary.confirmation.episodes - 1);
+    const evolved =
+      readFileSync(join(summary.bundle_dir, 'rules.json'), 'utf8') + readFileSync(join(summary.bundle_dir, 'recoveries.json'), 'utf8');
+    expect(evolved).not.toMatch(/observed\.object|privileged\.|milestones/);
     const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
       world: string;
       authorized_features: { names: string[] };
