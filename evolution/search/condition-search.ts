@@ -8,10 +8,10 @@
 //   early    fires first before that: on the healthy stretch of a failure (a condition that always
 //            holds, e.g. a property of the scene, is early everywhere and useless)
 //   false    fires at all in a success
-//   healthy  the share of a failure's steps before (onset − HEALTHY_MARGIN) on which the condition
+//   healthy  the share of a failure's steps before (onset − EARLY_SLACK) on which the condition
 //            holds, averaged over the failures: the contrast at matched moments, which still
-//            separates when every episode failed and there is no success to compare with (and
-//            when the approach is shorter than EARLY_SLACK)
+//            separates when every episode failed and there is no success to compare with; an
+//            approach shorter than twice EARLY_SLACK keeps its first half as the healthy stretch
 //   lead     how early in its window an in-time firing comes (1: at the window's start, 0: at the
 //            failure point), averaged over the failures: the room a recovery has left
 //   score  = in_time / failures − early / failures − healthy − 2 · false / successes + 0.1 · lead
@@ -23,8 +23,6 @@ import { episodeColumns, searchableFeatures, seriesOf, seriesSpecs, type Episode
 
 /** A failure's condition may fire this many steps before its onset and still be in time. */
 export const EARLY_SLACK = 10;
-/** The healthy stretch ends this many steps before the onset (which is only known to a step or two). */
-const HEALTHY_MARGIN = 2;
 /** A false alarm on a success costs this many in-time triggers on failures. */
 const FALSE_ALARM_WEIGHT = 2;
 const DWELLS = [1, 3, 8] as const;
@@ -169,7 +167,7 @@ function judgeFirings(
   let healthy = 0;
   let lead = 0;
   episodes.forEach((e, k) => {
-    if (!e.success && e.inCluster) healthy += healthyShare(holds[k]!, e.onset - HEALTHY_MARGIN);
+    if (!e.success && e.inCluster) healthy += healthyShare(holds[k]!, e.onset - Math.min(EARLY_SLACK, Math.ceil(e.onset / 2)));
     const t = firstFiring(holds[k]!, cols[k]!.open, dwell);
     if (t < 0) return;
     if (e.success) falseAlarms++;
