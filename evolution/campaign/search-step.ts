@@ -10,7 +10,7 @@
 import type { ReplayEpisode } from '../shadow-replay.js';
 import { actionLibrary, type LibraryAction } from '../search/action-library.js';
 import { searchConditions, type SearchedCondition } from '../search/condition-search.js';
-import { pairIds, searchedRule, type SearchedPair } from '../search/searched-rule.js';
+import { withSearchedPair, type SearchedPair } from '../search/searched-rule.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { writeCandidateBundle } from '../synthesis/synthesize.js';
 import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
@@ -113,11 +113,9 @@ export function pairBundle(
   pair: SearchedPair,
   action: LibraryAction,
 ): StoredBundle {
-  const ids = pairIds(generation, pair);
   const evidence = [`${ctx.campaignId}/gen-${generation}/search`, `condition:${pair.condition_rank}`, `action:${action.id}`];
-  const { rule, program } = searchedRule(ids, pair.condition, action, evidence);
-  const rules = [...(parent.rules.rules as never[]), rule];
-  const programs = [...(parent.recoveries.programs as unknown[]), ...(program ? [program] : [])];
+  const own = { rules: parent.rules.rules as unknown[], programs: parent.recoveries.programs as unknown[] };
+  const { rules, programs, rule } = withSearchedPair(own, generation, pair, action, evidence);
   const note = `${parent.manifest.name} with a searched rule: ${rule.description}`;
   return writeCandidateBundle(ctx.store, parent, ctx.layout, `g${generation}-search`, note, rules, programs);
 }

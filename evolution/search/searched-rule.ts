@@ -23,6 +23,22 @@ export function pairIds(generation: number, pair: SearchedPair): { ruleId: strin
   return { ruleId: `evo.${tag}`, recoveryId: `evo_${tag}` };
 }
 
+/** The parent's rules and programs with the pair's rule (and its program, if any) added. */
+export function withSearchedPair(
+  parent: { readonly rules: readonly unknown[]; readonly programs: readonly unknown[] },
+  generation: number,
+  pair: SearchedPair,
+  action: LibraryAction,
+  evidence: readonly string[],
+): { rules: RuleInput[]; programs: unknown[]; rule: RuleInput } {
+  const { rule, program } = searchedRule(pairIds(generation, pair), pair.condition, action, evidence);
+  return {
+    rules: [...(parent.rules as RuleInput[]), rule],
+    programs: [...parent.programs, ...(program ? [program] : [])],
+    rule,
+  };
+}
+
 export function searchedRule(
   ids: { ruleId: string; recoveryId: string },
   condition: SearchedCondition,

@@ -17,7 +17,7 @@ import { programFor } from './programs.js';
 import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './retune.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
 import { actionLibrary } from '../search/action-library.js';
-import { pairIds, searchedRule, type SearchedPair } from '../search/searched-rule.js';
+import { withSearchedPair, type SearchedPair } from '../search/searched-rule.js';
 
 export interface RankedHypothesis {
   /** The cluster whose diagnosis the candidate is built from (the strongest of those pooled). */
@@ -198,12 +198,12 @@ function searchedChange(input: SynthesisInput, evidence: readonly string[]): Cha
   if (!pair) return { unbuildable: 'a search hypothesis without a screened condition and action' };
   const action = actionLibrary({ restores: input.restores }).find((a) => a.id === pair.action);
   if (!action) return { unbuildable: `no action "${pair.action}" in this world's library` };
-  const ids = pairIds(input.generation, pair);
-  const { rule, program } = searchedRule(ids, pair.condition, action, evidence);
+  const own = { rules: parentRules(input), programs: parentPrograms(input) };
+  const { rules, programs, rule } = withSearchedPair(own, input.generation, pair, action, evidence);
   return {
-    rules: [...parentRules(input), rule],
-    programs: [...parentPrograms(input), ...(program ? [program] : [])],
-    changed: [ids.ruleId],
+    rules,
+    programs,
+    changed: [rule.id],
     fit: null,
     tolerances: null,
   };
