@@ -153,7 +153,7 @@ describe('roles, CSRF and the skill lifecycle', () => {
     expect(body.changes_text).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `^\\+ rule ${rule.id.replace(/\./g, '\\.')}: when derived\\.net_motion < [0-9.]+ for \\d+ steps, if .* → recovery \\S+ \\(priority \\d+\\)$`,
+          `^\\+ rule ${rule.id.replace(/\./g, '\\.')}: when derived\\.net_motion < [-0-9.e]+ for \\d+ steps, if .* → recovery \\S+ \\(priority \\d+\\)$`,
         ),
       ),
     );
@@ -413,9 +413,9 @@ describe('the runs folder', () => {
       expect(readFileSync(join(w.runs, e.path)).subarray(0, 5).toString('latin1')).toBe('\x89MCAP');
       expect(e.task).toBe('spatial/left_cube_in_bowl');
     }
-    expect(new Set(episodes.map((e) => e.split))).toEqual(
-      new Set(['dev-g1', 'dev-g1.null_closed', 'dev-g1.null_open', 'dev-g1.null_random_0', 'heldout', 'confirmation']),
-    );
+    // development rollouts, the search's screening rollouts (each with the critic-alone controls), held-out, confirmation
+    const arms = (split: string) => [split, `${split}.null_closed`, `${split}.null_open`, `${split}.null_random_0`];
+    expect(new Set(episodes.map((e) => e.split))).toEqual(new Set([...arms('dev-g1'), ...arms('screen-g1'), 'heldout', 'confirmation']));
   });
 
   it('decodes an episode into steps with named features and positions', async () => {

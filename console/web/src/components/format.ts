@@ -9,6 +9,11 @@ export function num(x: number | null | undefined, digits = 2): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
 }
 
+/** A fitted threshold at three significant digits: 0.026 and 2e-7 both stay readable (toFixed would print 0.0000). */
+export function threshold(x: number | null | undefined): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : String(Number(x.toPrecision(3)));
+}
+
 /** A p-value at a precision that still tells 0.049 from 0.051, and tiny ones in exponent form. */
 export function pValue(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return '—';

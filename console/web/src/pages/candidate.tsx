@@ -8,7 +8,7 @@ import { useApi } from '../api/use-api';
 import type { CandidateArtifacts, CampaignDetail, SkillChanges, SkillDetail, SkillsAnswer } from '../../../contract';
 import { ChangesView } from '../components/changes-view';
 import { shadowCounts, shadowPlot } from '../components/evidence-plots';
-import { num, shortSha } from '../components/format';
+import { num, shortSha, threshold } from '../components/format';
 import { fromGateResult, GateTable } from '../components/gate-table';
 import { Await, ErrorMessage } from '../components/messages';
 import { PlotFigure, plotWidth } from '../components/plot-figure';
@@ -154,7 +154,7 @@ function SpecView({ spec }: { spec: NonNullable<CandidateArtifacts['synthesis']>
           <>
             <dt>fitted threshold</dt>
             <dd>
-              θ = {num(spec.fit.theta, 4)}, dwell {spec.fit.dwell} {spec.fit.dwell === 1 ? 'step' : 'steps'} (best of {spec.fit.tried}{' '}
+              θ = {threshold(spec.fit.theta)}, dwell {spec.fit.dwell} {spec.fit.dwell === 1 ? 'step' : 'steps'} (best of {spec.fit.tried}{' '}
               tried: {spec.fit.triggers}/{spec.fit.targeted} triggers, {spec.fit.false_alarms}/{spec.fit.successes} false alarms)
             </dd>
           </>
