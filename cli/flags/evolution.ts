@@ -1,7 +1,9 @@
 // Flags of an evolution campaign: where it lives, its seeds, its diagnoser and its gates.
 import { DEFAULT_GATES, builtinDiagnoser, llmDiagnoser, llmSettingsFromEnv, parseSeedList, type Diagnoser } from '../../evolution/index.js';
+import { parseDecimalInt } from '../../util/decimal-int.js';
 import { UsageError } from '../command.js';
 import { fraction, int, loaded, text } from './flag.js';
+import { MAX_SEED } from './table.js';
 
 export const root = text('root', { metavar: 'DIR', help: "the campaign's directory (created; reused to resume)" });
 
@@ -11,16 +13,28 @@ export const baseCritic = text('critic', {
   help: 'the bundle generation 1 starts from: default, none or a bundle directory',
 }).default('default', 'the shipped bundle');
 
+/**
+ * A seed list whose every seed is one --seed would take, checked before parseSeedList reads it: that
+ * reads any run of digits, and its range loop never ends at 1e20 (where s + 1 === s).
+ */
+function seedList(flag: string, text: string): number[] {
+  for (const [digits] of text.matchAll(/\d+/g)) {
+    const n = parseDecimalInt(digits);
+    if (n === undefined || n > MAX_SEED) throw new UsageError(`--${flag} ${text}: seeds must be integers from 0 to ${MAX_SEED}`);
+  }
+  return parseSeedList(text);
+}
+
 export const heldoutSeeds = loaded('heldout-seeds', {
   metavar: 'LIST',
   help: 'held-out seeds, e.g. 1000-1019 or 1000,1004,1009-1012; never used for\ndevelopment',
-  parse: parseSeedList,
+  parse: (t) => seedList('heldout-seeds', t),
 }).default(() => parseSeedList('1000-1019'), '1000-1019: scenes the base policy never trained on');
 
 export const confirmSeeds = loaded('confirm-seeds', {
   metavar: 'LIST',
   help: 'fresh seeds for the final base-vs-promoted comparison; none skips it',
-  parse: (t) => (t === 'none' ? [] : parseSeedList(t)),
+  parse: (t) => (t === 'none' ? [] : seedList('confirm-seeds', t)),
 }).default(() => parseSeedList('2000-2019'), '2000-2019');
 
 /** The diagnoser itself: llm reads its endpoint from the environment, and says what is missing. */

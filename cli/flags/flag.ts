@@ -1,6 +1,7 @@
 // One command-line flag, defined once: its name, how --help shows it, and how its text becomes a
 // typed value. The flags live in this folder's tables; a command names the ones it takes, and both
 // its parsing (read.ts) and the flag lines of its --help (help.ts) come from those definitions.
+import { parseDecimalInt } from '../../util/decimal-int.js';
 import { UsageError } from '../command.js';
 
 /** What --help and the parser need to know about a flag, whatever its value's type. */
@@ -16,6 +17,8 @@ export interface FlagInfo {
   readonly defaultNote?: string | undefined;
   /** The smallest value a numeric flag accepts. */
   readonly min?: number | undefined;
+  /** The largest value an integer flag accepts (MAX_COUNT when not said). */
+  readonly max?: number | undefined;
 }
 
 interface FlagSpec<T> extends FlagInfo {
@@ -37,8 +40,8 @@ export class Flag<T> {
     return raw === undefined ? this.spec.absent() : this.spec.parse(String(raw), this.spec);
   }
 
-  /** The same flag told differently in one command's --help, or with another lower bound. */
-  with(o: Pick<Partial<FlagInfo>, 'help' | 'metavar' | 'defaultNote' | 'min'>): Flag<T> {
+  /** The same flag told differently in one command's --help, or with other bounds. */
+  with(o: Pick<Partial<FlagInfo>, 'help' | 'metavar' | 'defaultNote' | 'min' | 'max'>): Flag<T> {
     return new Flag({ ...this.spec, ...o });
   }
 
@@ -76,12 +79,23 @@ export function bool(name: string, help: string): Flag<boolean> {
   return new Flag({ name, type: 'boolean', help, absent: () => false, parse: () => true });
 }
 
-/** An integer ≥ min. Number() reads it, so `1e3` and ` 7 ` count, as they always have. */
-export function int(name: string, o: Shown & { readonly min: number }): Flag<number | undefined> {
+/**
+ * The largest count an integer flag takes unless it names its own `max`: a bound on how much a typo
+ * can allocate. Every integer flag's range is in its error message and in README.md.
+ */
+export const MAX_COUNT = 1_000_000;
+
+/**
+ * An integer from min to max (MAX_COUNT unless given), in plain decimal digits: `1e3`, `0x10`,
+ * ` 7 ` and `+7` are refused rather than read as Number() would, and so is anything out of range.
+ */
+export function int(name: string, o: Shown & { readonly min: number; readonly max?: number }): Flag<number | undefined> {
   const parse = (t: string, info: FlagInfo): number => {
-    const n = Number(t);
+    const n = parseDecimalInt(t);
     const min = info.min ?? 0;
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${info.name} must be an integer ≥ ${min}, got "${t}"`);
+    const max = info.max ?? MAX_COUNT;
+    if (n === undefined || n < min || n > max)
+      throw new UsageError(`--${info.name} must be an integer from ${min} to ${max} in decimal digits, got "${t}"`);
     return n;
   };
   return new Flag({ name, type: 'string', ...o, absent: () => undefined, parse });

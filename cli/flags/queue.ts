@@ -7,6 +7,7 @@ import { QueueSetupError } from '../../zinfra/queue/errors.js';
 import type { RecordingMode } from '../../zinfra/queue/job-schema.js';
 import { UsageError, type Command } from '../command.js';
 import { int, loaded, text } from './flag.js';
+import { MAX_WORKERS } from './table.js';
 
 export const queue = text('queue', {
   metavar: 'redis://HOST:PORT',
@@ -25,12 +26,15 @@ export const recordings = loaded('recordings', {
 export const concurrency = int('concurrency', {
   metavar: 'N',
   min: 1,
+  max: MAX_WORKERS,
   help: 'episodes this worker runs at once, each on its own simulator',
 }).default(1);
 
 export const lockMs = int('lock-ms', {
   metavar: 'MS',
   min: 1000,
+  // a day: far above any episode, far below what Node's timers hold (util/timer-delay.ts)
+  max: 86_400_000,
   help: "a job's lock, renewed while its episode runs; a job whose worker died is\nretried on another after about this long",
 }).default(30_000);
 

@@ -1,5 +1,6 @@
 // Flags of `zetta skills` and of `zetta evolve --promote-to`: the skill store, and who acts and why
 // (both recorded in the store's audit log).
+import { MAX_PORT } from '../../util/tcp-port.js';
 import { bool, int, text } from './flag.js';
 
 export const DEFAULT_SKILL_DB = 'runs/skills.db';
@@ -43,7 +44,7 @@ export const targets = text('targets', { metavar: 'a,b', help: 'tasks no campaig
 export const runsDir = text('runs', { metavar: 'DIR', help: 'the folder whose campaigns, runs and episodes the console shows' }).default(
   'runs',
 );
-export const port = int('port', { metavar: 'P', min: 0, help: 'the port to listen on (0: any free port)' }).default(8787);
+export const port = int('port', { metavar: 'P', min: 0, max: MAX_PORT, help: 'the port to listen on (0: any free port)' }).default(8787);
 export const host = text('host', { metavar: 'H', help: 'the address to listen on; another than 127.0.0.1 exposes the console' }).default(
   '127.0.0.1',
 );

@@ -50,7 +50,7 @@ describe('zetta with bad input', () => {
   it('--episodes -3 gets the range error, not a flag-parsing puzzle', async () => {
     const r = await zetta(['eval', '--suite', 'spatial', '--episodes', '-3']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--episodes must be an integer ≥ 1, got "-3"');
+    expect(r.stderr).toContain('--episodes must be an integer from 1 to 100000 in decimal digits, got "-3"');
     expect(r.stderr).not.toContain('ambiguous');
   });
 

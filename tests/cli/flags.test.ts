@@ -43,9 +43,17 @@ describe('readFlags', () => {
   });
 
   it.each([
-    [['--task', 'x', '--episodes', '0'], '--episodes must be an integer ≥ 1, got "0"'],
-    [['--task', 'x', '--episodes', '-3'], '--episodes must be an integer ≥ 1, got "-3"'],
-    [['--task', 'x', '--episodes', '1.5'], '--episodes must be an integer ≥ 1, got "1.5"'],
+    [['--task', 'x', '--episodes', '0'], '--episodes must be an integer from 1 to 1000000 in decimal digits, got "0"'],
+    [['--task', 'x', '--episodes', '-3'], '--episodes must be an integer from 1 to 1000000 in decimal digits, got "-3"'],
+    [['--task', 'x', '--episodes', '1.5'], '--episodes must be an integer from 1 to 1000000 in decimal digits, got "1.5"'],
+    // Number() read these: a billion episodes, 16 of them, a seed that lost its low digits
+    [['--task', 'x', '--episodes', '1e9'], '--episodes must be an integer from 1 to 1000000 in decimal digits, got "1e9"'],
+    [['--task', 'x', '--episodes', '0x10'], '--episodes must be an integer from 1 to 1000000 in decimal digits, got "0x10"'],
+    [['--task', 'x', '--episodes', ' 7 '], 'got " 7 "'],
+    [['--task', 'x', '--episodes', '+7'], 'got "+7"'],
+    [['--task', 'x', '--episodes', '1000001'], 'got "1000001"'],
+    [['--task', 'x', '--seed', '1e20'], '--seed must be an integer from 0 to 1000000 in decimal digits, got "1e20"'],
+    [['--task', 'x', '--seed', '100000000000000000000'], 'got "100000000000000000000"'],
     [['--task', 'x', '--cap', '2'], '--cap must be a number from 0 to 1, got "2"'],
     [['--task', 'x', '--pair', 'a'], '"a" is not A:B'],
     [[], '--task is required'],
@@ -63,9 +71,14 @@ describe('readFlags', () => {
     expect(() => read('--seed', '-1', '--episodes', '0', '--task', 'x')).toThrow('--episodes');
   });
 
-  it('lets a command change the help, placeholder and lower bound of a shared flag', () => {
-    const wide = FLAGS.seed.with({ min: 5, help: 'workload seed', metavar: 'N' });
-    expect(() => readFlags(['--seed', '4'], { seed: wide })).toThrow('--seed must be an integer ≥ 5, got "4"');
+  it('reads plain decimal integers up to the maximum, leading zeros included', () => {
+    expect(read('--task', 'x', '--episodes', '1000000', '--seed', '007')).toMatchObject({ episodes: 1_000_000, seed: 7 });
+  });
+
+  it('lets a command change the help, placeholder and bounds of a shared flag', () => {
+    const wide = FLAGS.seed.with({ min: 5, max: 9, help: 'workload seed', metavar: 'N' });
+    expect(() => readFlags(['--seed', '4'], { seed: wide })).toThrow('--seed must be an integer from 5 to 9 in decimal digits, got "4"');
+    expect(() => readFlags(['--seed', '10'], { seed: wide })).toThrow('--seed must be an integer from 5 to 9 in decimal digits, got "10"');
     expect(flagHelp({ seed: wide })).toBe('  --seed N  workload seed');
   });
 });

@@ -7,6 +7,7 @@
 //   null:open, null:closed, null:random:SEED       trivial policies, the controls of governance results
 import { existsSync, statSync } from 'node:fs';
 import { packagePath } from '../../util/package-root.js';
+import { parsePort, portRange } from '../../util/tcp-port.js';
 import { PolicyClient } from './zmq/client.js';
 import { PolicySpecError } from './errors.js';
 import { OnnxPolicy, OnnxPolicyError } from './onnx/onnx-policy.js';
@@ -66,7 +67,11 @@ export async function openPolicy(spec: string, options: OpenPolicyOptions = {}):
     case 'zmq':
     case 'tcp': {
       const rest = spec.slice(scheme.length + 3);
-      if (!/^[^/:\s]+:\d+$/.test(rest)) throw new PolicySpecError(`"${spec}": expected ${scheme}://HOST:PORT`);
+      const port = /^[^/:\s]+:(\d+)$/.exec(rest)?.[1];
+      if (port === undefined) throw new PolicySpecError(`"${spec}": expected ${scheme}://HOST:PORT`);
+      // ZeroMQ would connect to 99999 mod 65536 without a word
+      if (parsePort(port, false) === undefined)
+        throw new PolicySpecError(`"${spec}": the port must be an integer from ${portRange(false)}, got "${port}"`);
       return PolicyClient.connect({ endpoint: `tcp://${rest}`, timeoutMs });
     }
     case 'ipc':

@@ -220,6 +220,22 @@ describe('the zmq:// address', () => {
     expect(parseEndpoint('zmq+ipc:///tmp/env.sock').address).toBe('ipc:///tmp/env.sock');
     expect(() => parseEndpoint('zmq://h')).toThrow(/expected zmq:\/\/HOST:PORT/);
     expect(() => parseEndpoint('zmq://h:1?timeout=5')).toThrow(/unknown setting "timeout"/);
-    expect(() => parseEndpoint('zmq://h:1?timeout_ms=-1')).toThrow(/timeout_ms must be a positive integer/);
+    expect(() => parseEndpoint('zmq://h:1?timeout_ms=-1')).toThrow(/timeout_ms must be an integer from 1 to 86400000 \(ms\), got "-1"/);
+  });
+
+  // Node's timers hold 2^31 − 1 ms; a longer delay fired at once, claiming the server did not answer
+  it.each([
+    ['timeout_ms=99999999999', /timeout_ms must be an integer from 1 to 86400000 \(ms\), got "99999999999"/],
+    ['reset_timeout_ms=2147483648', /reset_timeout_ms must be an integer from 1 to 86400000/],
+    ['timeout_ms=1e4', /timeout_ms must be an integer .* got "1e4"/],
+    ['timeout_ms=0x10', /timeout_ms must be an integer .* got "0x10"/],
+  ])('refuses %s in one line', (query, message) => {
+    expect(() => parseEndpoint(`zmq://h:1?${query}`)).toThrow(message);
+  });
+
+  it('refuses a port outside 1–65535 instead of connecting to another', () => {
+    expect(() => parseEndpoint('zmq://h:99999')).toThrow(/the port must be an integer from 1 to 65535, got "99999"/);
+    expect(() => parseEndpoint('zmq://h:0')).toThrow(/the port must be an integer from 1 to 65535, got "0"/);
+    expect(parseEndpoint('zmq://h:65535?timeout_ms=86400000').timeoutMs).toBe(86_400_000);
   });
 });
