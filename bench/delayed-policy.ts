@@ -2,6 +2,7 @@
 // batch size (up to maxBatch), as a large model's forward pass does. Used by the benchmarks.
 import type { Observation } from '../protocol/ndarray.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../zinfra/policy/policy.js';
+import { timerDelay } from '../util/timer-delay.js';
 
 export class DelayedPolicy implements Policy {
   calls = 0;
@@ -19,7 +20,7 @@ export class DelayedPolicy implements Policy {
     const started = performance.now();
     const results = await this.inner.infer(batch);
     const left = this.latencyMs - (performance.now() - started);
-    if (left > 0) await new Promise((r) => setTimeout(r, left));
+    if (left > 0) await new Promise((r) => setTimeout(r, timerDelay(left)));
     return results.map((r) => ({ ...r, policyTiming: { ...r.policyTiming, infer_ms: performance.now() - started } }));
   }
 

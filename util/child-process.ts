@@ -1,6 +1,7 @@
 // Child processes we start: wait for the line that says they are ready, and stop them again.
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { timerDelay } from './timer-delay.js';
 
 /**
  * Resolves with the first complete stdout line for which `parse` returns a value; rejects (and
@@ -37,7 +38,7 @@ export function awaitReadyLine<T>(
       done();
       resolve(ready);
     };
-    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
+    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timerDelay(timeoutMs));
     child.once('exit', onExit);
     child.once('error', onError);
     lines.on('line', onLine);
@@ -48,7 +49,7 @@ export function awaitReadyLine<T>(
 export function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const killer = setTimeout(() => child.kill('SIGKILL'), timerDelay(graceMs));
     child.once('exit', () => {
       clearTimeout(killer);
       resolve();

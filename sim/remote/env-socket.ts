@@ -10,6 +10,7 @@
 import * as zmq from 'zeromq';
 import { decode, encode } from '../../protocol/codec.js';
 import { ProtocolError } from '../../protocol/errors.js';
+import { timerDelay } from '../../util/timer-delay.js';
 import type { RemoteEnvEndpoint } from './endpoint.js';
 import { RemoteEnvReplyError, RemoteEnvUnavailable } from './errors.js';
 
@@ -55,7 +56,10 @@ export class EnvSocket {
     const socket = this.open();
     let timer: NodeJS.Timeout | undefined;
     const failure = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.unavailable(op, 'timeout', `did not answer "${op}" within ${timeoutMs} ms`)), leftMs);
+      timer = setTimeout(
+        () => reject(this.unavailable(op, 'timeout', `did not answer "${op}" within ${timeoutMs} ms`)),
+        timerDelay(leftMs),
+      );
       this.dropped = () => reject(this.unavailable(op, 'disconnected', `closed the connection during "${op}" (did the server exit?)`));
     });
     try {

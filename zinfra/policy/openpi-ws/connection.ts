@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import WebSocket from 'ws';
 import { PolicyUnavailable, RemoteError } from '../errors.js';
+import { timerDelay } from '../../../util/timer-delay.js';
 
 interface Waiter {
   resolve(frame: Buffer): void;
@@ -60,7 +61,7 @@ export class OpenpiConnection {
     if (this.failure) return Promise.reject(this.failure);
     if (this.waiter) return Promise.reject(new Error('OpenpiConnection: one waiter at a time'));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.abandon(onTimeout()), timeoutMs);
+      const timer = setTimeout(() => this.abandon(onTimeout()), timerDelay(timeoutMs));
       this.waiter = { resolve, reject, timer };
     });
   }

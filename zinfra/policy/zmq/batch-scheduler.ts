@@ -12,6 +12,7 @@
 // - swapPolicy() installs a new model version: queued requests of the old version still run on the
 //   old backend, which is closed once drained.
 import type { Observation } from '../../../protocol/ndarray.js';
+import { timerDelay } from '../../../util/timer-delay.js';
 import { DeadlineExceeded, Overloaded } from '../errors.js';
 import type { Policy, PolicyMetadata, PolicyResult } from '../policy.js';
 import { BatchFill, DEFAULT_BATCH_FILL, type BatchFillOptions } from './batch-fill.js';
@@ -185,10 +186,13 @@ export class InferenceBatchScheduler {
     const leaveAt = this.leaveAt(bucket, now);
     if (leaveAt <= now) return void this.dispatch(bucket);
     clearTimeout(bucket.timer);
-    bucket.timer = setTimeout(() => {
-      bucket.timer = undefined;
-      this.schedule(bucket);
-    }, leaveAt - now);
+    bucket.timer = setTimeout(
+      () => {
+        bucket.timer = undefined;
+        this.schedule(bucket);
+      },
+      timerDelay(leaveAt - now),
+    );
   }
 
   /** When a partial batch leaves: maxWaitMs after its oldest request, later if clients are expected back. */

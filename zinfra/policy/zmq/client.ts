@@ -11,6 +11,7 @@
 // the dead server, so a returning server never serves stale observations.
 import { randomUUID } from 'node:crypto';
 import { Dealer } from 'zeromq';
+import { timerDelay } from '../../../util/timer-delay.js';
 import {
   PROTOCOL_VERSION,
   decodeReply,
@@ -223,7 +224,7 @@ export class PolicyClient implements Policy {
             this.pending.delete(id);
             reject(new DeadlineExceeded(deadlineMs));
           }),
-        deadlineMs,
+        timerDelay(deadlineMs),
       );
       this.pending.set(id, { resolve, reject, timer, lease });
       this.sender.send([lease.bytes]);
@@ -373,7 +374,7 @@ export class PolicyClient implements Policy {
       const timer = setTimeout(() => {
         this.metaWaiters = this.metaWaiters.filter((w) => w !== waiter);
         reject(new PolicyUnavailable(`no policy server answered at ${this.opts.endpoint} within ${timeoutMs} ms`));
-      }, timeoutMs);
+      }, timerDelay(timeoutMs));
       this.metaWaiters.push(waiter);
       if (this.stateNow === 'connecting') this.scheduleReconnect();
     });
