@@ -2,6 +2,7 @@
 // file, e.g. `rules[3].when.feature: unknown feature "robot.eef_zz"`, so whoever wrote the file (a
 // person or the evolution loop's synthesizer) can fix exactly that spot.
 import type { z } from 'zod';
+import { tooDeep } from './nesting.js';
 
 export type JsonPath = readonly (string | number)[];
 
@@ -24,9 +25,11 @@ export class CriticLoadError extends Error {
   /** The problem alone, without file and path. */
   readonly problem: string;
 
+  /** `path` '' names no place inside the file. */
   constructor(path: JsonPath | string, problem: string, file?: string) {
     const where = typeof path === 'string' ? path : formatPath(path);
-    super(`${file ? `${file}: ` : ''}${where}: ${problem}`);
+    // '' is no place in the file: the file itself is the problem (missing, not a bundle)
+    super(`${file ? `${file}: ` : ''}${where === '' ? '' : `${where}: `}${problem}`);
     this.path = where;
     this.file = file;
     this.problem = problem;
@@ -44,11 +47,25 @@ export function fromZod(error: z.ZodError, file?: string): CriticLoadError {
   );
 }
 
-/** JSON.parse with the file named in the error. */
+/**
+ * JSON.parse with the file named in the error, refusing nesting the loaders could not recurse
+ * through (nesting.ts). The parser's own message is not repeated: it quotes the text, and the file
+ * may not be a critic file at all (a manifest pointing elsewhere); only the position is kept.
+ */
 export function parseJsonText(text: string, file?: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
-    throw new CriticLoadError([], `not valid JSON: ${(err as Error).message}`, file);
+    const position = /at position (\d+)/.exec((err as Error).message)?.[1];
+    throw new CriticLoadError([], `not valid JSON${position === undefined ? '' : ` (at character ${position})`}`, file);
   }
+  assertNesting(value, file);
+  return value;
+}
+
+/** Throws CriticLoadError at the first place `value` nests too deep for the loaders. */
+export function assertNesting(value: unknown, file?: string): void {
+  const deep = tooDeep(value);
+  if (deep) throw new CriticLoadError(deep.path, deep.problem, file);
 }

@@ -2,6 +2,7 @@
 // rule's recovery id resolves against the bundle's own programs. `--critic default` and `--critic
 // oracle` are the bundles shipped in critic/bundles/; any other is a directory holding `manifest.json`, or the
 // manifest's path. Loading is all-or-nothing and every error names the file and the path inside it.
+// The files a manifest names must lie inside its folder (bundle-file.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { loadRecoveriesText, type RecoveryLibrary } from '../recovery/compile.js
 import { loadRulesText, type RuleSet } from '../rules/compile.js';
 import { ConditionSchema } from '../rules/schema.js';
 import { compileLagCondition, type LagCondition } from './lag-condition.js';
+import { bundleFile } from './bundle-file.js';
 import { DEFAULT_DURING_RECOVERY } from '../governor.js';
 import type { FeatureLayout } from '../features/layout.js';
 
@@ -93,8 +95,11 @@ export const BUILTIN_BUNDLES = ['default', 'oracle'] as const;
 export function resolveBundlePath(spec: string): string {
   if ((BUILTIN_BUNDLES as readonly string[]).includes(spec)) return join(builtinDir(spec), MANIFEST_FILE);
   const p = resolve(spec);
-  if (!existsSync(p)) throw new Error(`no critic bundle at ${p}`);
-  return statSync(p).isDirectory() ? join(p, MANIFEST_FILE) : p;
+  if (!existsSync(p)) throw new CriticLoadError('', `no critic bundle at ${p}`);
+  if (!statSync(p).isDirectory()) return p;
+  const manifest = join(p, MANIFEST_FILE);
+  if (!existsSync(manifest)) throw new CriticLoadError('', `no such file (a critic bundle folder holds ${MANIFEST_FILE})`, manifest);
+  return manifest;
 }
 
 export function loadBundle(spec: string, options: BundleLoadOptions): CriticBundle {
@@ -137,9 +142,8 @@ export function bundleHash(spec: string): string {
 }
 
 function bundleTexts(path: string, manifestText: string, manifest: BundleManifest) {
-  const dir = dirname(path);
-  const rulesPath = join(dir, manifest.rules);
-  const recoveriesPath = join(dir, manifest.recoveries);
+  const rulesPath = bundleFile(path, 'rules', manifest.rules);
+  const recoveriesPath = bundleFile(path, 'recoveries', manifest.recoveries);
   const rulesText = readText(rulesPath);
   const recoveriesText = readText(recoveriesPath);
   const hash = createHash('sha256')

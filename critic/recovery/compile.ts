@@ -2,7 +2,7 @@
 // compile stop conditions with the rule compiler. Errors name the path inside the file, e.g.
 // `programs[1].steps[2].tool: unknown tool "grab"`.
 import { readFileSync } from 'node:fs';
-import { CriticLoadError, formatPath, fromZod, parseJsonText, type JsonPath } from '../errors.js';
+import { CriticLoadError, formatPath, assertNesting, fromZod, parseJsonText, type JsonPath } from '../errors.js';
 import { compileCondition, resolveFeature } from '../rules/condition.js';
 import type { FeatureLayout } from '../features/layout.js';
 import type { CompiledCondition, CondContext } from '../rules/truth.js';
@@ -74,6 +74,7 @@ export class RecoveryLibrary {
 }
 
 export function loadRecoveries(json: unknown, options: RecoveryLoadOptions): RecoveryLibrary {
+  assertNesting(json, options.file);
   const parsed = RecoveryFileSchema.safeParse(json);
   if (!parsed.success) throw fromZod(parsed.error, options.file);
   return compileRecoveries(parsed.data, options);

@@ -1,7 +1,7 @@
 // Loading a rule file: parse (zod) → resolve names (features, recovery ids) → compile to closures.
 // Every failure is a CriticLoadError naming the path inside the file. Nothing is left to run time.
 import { readFileSync } from 'node:fs';
-import { CriticLoadError, fromZod, parseJsonText } from '../errors.js';
+import { CriticLoadError, assertNesting, fromZod, parseJsonText } from '../errors.js';
 import { compileCondition } from './condition.js';
 import { CompiledRule } from './compiled-rule.js';
 import type { Proposal } from './proposal.js';
@@ -52,6 +52,7 @@ export class RuleSet {
 
 /** Validates and compiles a rule file's parsed JSON. */
 export function loadRules(json: unknown, options: RuleLoadOptions): RuleSet {
+  assertNesting(json, options.file);
   const parsed = RuleFileSchema.safeParse(json);
   if (!parsed.success) throw fromZod(parsed.error, options.file);
   return compileRules(parsed.data, options);
