@@ -16,6 +16,14 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/**
+ * Bad input that is not in how the command was called but in what it was pointed at (a campaign
+ * root of another campaign, a damaged file in it): one line, exit code 2, no pointer to --help.
+ */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+}
+
 /** With `--json`, the last line of stdout is exactly one JSON object. */
 export function printJsonLine(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);

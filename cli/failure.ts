@@ -6,7 +6,7 @@ import { CriticLoadError } from '../critic/index.js';
 import { isRemoteEnvFailure } from '../sim/remote/index.js';
 import { SkillInputError } from '../skills/errors.js';
 import { PolicySpecError, PolicyUnavailable } from '../zinfra/policy/errors.js';
-import { UsageError } from './command.js';
+import { InputError, UsageError } from './command.js';
 
 /** errno codes of a path the user gave that cannot be used. */
 const INPUT_ERRNO = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
@@ -14,6 +14,7 @@ const INPUT_ERRNO = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', '
 export function isInputError(err: unknown): boolean {
   if (
     err instanceof UsageError ||
+    err instanceof InputError ||
     err instanceof PolicySpecError ||
     err instanceof PolicyUnavailable ||
     err instanceof CriticLoadError ||

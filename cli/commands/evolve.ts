@@ -1,9 +1,11 @@
 // `zetta evolve`: one evolution campaign in a world, the embedded suite by default (flags → evolution/runCampaign).
 import { resolve } from 'node:path';
-import { DEFAULT_GATES, evaluatorRunner, runCampaign, type CampaignSummary } from '../../evolution/index.js';
+import { DEFAULT_GATES, ManifestMismatchError, evaluatorRunner, runCampaign, type CampaignSummary } from '../../evolution/index.js';
+import { ArtifactFormatError } from '../../evolution/campaign/artifact-format.js';
+import { ArtifactHashError } from '../../evolution/campaign/artifacts.js';
 import { loadWorld } from '../../sim/worlds.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
-import { printJsonLine, UsageError, type Command } from '../command.js';
+import { InputError, printJsonLine, UsageError, type Command } from '../command.js';
 import {
   baseCritic,
   confirmSeeds,
@@ -132,7 +134,11 @@ export const evolveCommand: Command = withQueueErrors({
       }),
       diagnoser: f.diagnoser,
       log: (line) => process.stderr.write(`evolve: ${line}\n`),
-    }).finally(() => coordinator?.close());
+    })
+      .catch((err: unknown) => {
+        throw rootProblem(err, resolve(f.root));
+      })
+      .finally(() => coordinator?.close());
     process.stderr.write(`evolve: report in ${summary.report}\n`);
     const skill = f.promoteTo === undefined ? undefined : await promoteSkill(summary, f.promoteTo);
     if (f.json) printJsonLine(skill === undefined ? summary : { ...summary, skill });
@@ -169,6 +175,16 @@ function policyFile(spec: string): string | null {
   if (spec === 'embedded') return EMBEDDED_POLICY_PATH;
   if (spec.startsWith('onnx:')) return resolve(spec.slice(5));
   return spec.endsWith('.onnx') ? resolve(spec) : null;
+}
+
+/**
+ * A root that holds another campaign, or one whose files were damaged or changed, is the user's to
+ * fix (a new --root, or the file put back): told in one line, exit code 2, like any bad input.
+ */
+function rootProblem(err: unknown, root: string): unknown {
+  if (err instanceof ArtifactFormatError) return new InputError(err.message);
+  if (err instanceof ManifestMismatchError || err instanceof ArtifactHashError) return new InputError(`--root ${root}: ${err.message}`);
+  return err;
 }
 
 /** A lookup in the world whose failure is the user's (an unknown task): a usage error. */

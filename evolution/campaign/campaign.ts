@@ -2,6 +2,7 @@
 // the last promoted bundle, or the base), then the report. Every step goes through the on-disk state
 // machine, so calling runCampaign again on the same root after a kill resumes it, and calling it on a
 // finished root just returns its summary.
+import { readFileSync } from 'node:fs';
 import { layoutFor, type FeatureLayout } from '../../critic/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import type { World } from '../../sim/world.js';
@@ -21,6 +22,7 @@ import {
   codeVersion,
   compareForResume,
   fileSha,
+  parseManifest,
   preregister,
   ManifestSchema,
   type GateSettings,
@@ -152,7 +154,9 @@ async function freezeManifest(
         : writeBundle(store, readBundle(o.baseBundle, layoutFor(o.world.features), o.world.authorizesPrivileged));
     return { manifest: (await state.step('manifest.json', () => requestedManifest(o, root.sha256))).value, root };
   }
-  const stored = ManifestSchema.parse(store.get<Manifest>('manifest.json', state.ledger['manifest.json']).value);
+  // parsed first: a damaged manifest.json is named with what is wrong (ArtifactFormatError), then hash-checked
+  const stored = parseManifest(readFileSync(store.abs('manifest.json'), 'utf8'), store.abs('manifest.json'));
+  store.get<Manifest>('manifest.json', state.ledger['manifest.json']);
   if (compareForResume(stored, requestedManifest(o, stored.base_bundle.sha256)).codeChanged) {
     log(`warning: resuming under code ${codeVersion()}; the campaign began under ${stored.code_version}`);
   }

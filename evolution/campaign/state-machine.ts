@@ -3,10 +3,13 @@
 // written so far with its sha256. A campaign killed at any moment restarts from the top and every
 // step whose artifact is in the ledger is read back (hash-checked) instead of recomputed, so it
 // continues exactly where it was; a step killed between writing its artifact and recording it is
-// simply recomputed, which gives the same bytes because every step is deterministic.
+// simply recomputed, which gives the same bytes because every step is deterministic. A state.json
+// that is not one (damaged, hand-edited) is refused naming the file and what is wrong with it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { writeJsonAtomic } from '../../util/atomic-write.js';
+import { parseArtifactText } from './artifact-format.js';
 import type { ArtifactStore, StoredArtifact } from './artifacts.js';
 
 export const PHASES = [
@@ -47,6 +50,15 @@ export interface CampaignStateData {
   ledger: Record<string, string>;
 }
 
+/** state.json as CampaignState writes it. */
+const StateSchema = z.strictObject({
+  version: z.literal(1),
+  phase: z.enum(PHASES),
+  generation: z.number().int().min(0),
+  candidate: z.number().int().min(0).nullable(),
+  ledger: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 in hex')),
+});
+
 export class IllegalTransitionError extends Error {
   override readonly name = 'IllegalTransitionError';
 }
@@ -66,8 +78,9 @@ export class CampaignState {
     onEnter: (phase: Phase, generation: number, candidate: number | null) => void = () => {},
   ): CampaignState {
     const path = join(store.root, STATE_FILE);
-    const data = existsSync(path)
-      ? (JSON.parse(readFileSync(path, 'utf8')) as CampaignStateData)
+    // ArtifactFormatError: `<root>/state.json is not a campaign state: phase: Invalid option: …`
+    const data: CampaignStateData = existsSync(path)
+      ? parseArtifactText(readFileSync(path, 'utf8'), StateSchema, path, 'a campaign state')
       : { version: 1 as const, phase: 'preregistered' as Phase, generation: 0, candidate: null, ledger: {} };
     return new CampaignState(store, data, onEnter);
   }
