@@ -22,6 +22,8 @@ export function parseSeedList(text: string): number[] {
     if (!m) throw new SeedSyntaxError(`seed list "${text}": "${part}" is not N or A-B`);
     const a = Number(m[1]);
     const b = m[2] === undefined ? a : Number(m[2]);
+    // past 2^53 s + 1 === s and the range below would never end
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) throw new SeedSyntaxError(`seed list "${text}": "${part}" is too large`);
     if (b < a) throw new SeedSyntaxError(`seed list "${text}": range ${part} is backwards`);
     if (b - a > 100_000) throw new SeedSyntaxError(`seed list "${text}": range ${part} is too long`);
     for (let s = a; s <= b; s++) seeds.add(s);

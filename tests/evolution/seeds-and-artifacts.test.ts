@@ -21,6 +21,8 @@ describe('seeds', () => {
     expect(parseSeedList('9, 3,4-6,4')).toEqual([3, 4, 5, 6, 9]);
     expect(() => parseSeedList('5-1')).toThrow(SeedSyntaxError);
     expect(() => parseSeedList('a')).toThrow(SeedSyntaxError);
+    // 1e20 + 1 === 1e20: the range would never end
+    expect(() => parseSeedList('100000000000000000000-100000000000000000001')).toThrow(/too large/);
   });
 
   it('rejects development seeds that overlap the held-out seeds, naming them', () => {
