@@ -1,5 +1,6 @@
 // The evolution loop's public API: campaigns and the pieces they are built from.
 export { runCampaign, type CampaignOptions, type CampaignSummary } from './campaign/campaign.js';
+export { writeEmptyBundle } from './synthesis/bundle-files.js';
 export { evaluatorRunner, type EvaluatorRunnerOptions } from './campaign/evaluator-runner.js';
 export { DEFAULT_GATES, ManifestMismatchError, type GateSettings, type Manifest } from './campaign/manifest.js';
 export { SeedOverlapError, SeedSyntaxError, assertDisjoint, parseSeedList } from './campaign/seeds.js';

@@ -16,6 +16,7 @@ import {
   envsPerWorker,
   episodes,
   expertEpisodes,
+  fromScratch,
   generations,
   json,
   out,
@@ -46,6 +47,7 @@ const FLAGS = {
     help: "the skill store: each campaign's promotion goes in as a pending skill; the\nfinal system (and --skills active) loads its active skills",
   }),
   autoApprove,
+  fromScratch,
   resume,
   quick,
   queue,
@@ -57,7 +59,8 @@ const FLAGS = {
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
                  [--campaigns N] [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
-                 [--skills none|active] [--skills-db FILE] [--auto-approve] [--quick] [--queue redis://HOST:PORT] [--json]
+                 [--skills none|active] [--skills-db FILE] [--auto-approve] [--from-scratch] [--quick]
+                 [--queue redis://HOST:PORT] [--json]
        zetta run --resume DIR [--auto-approve] [--json]
 
 The main job on the embedded default, end to end, on a CPU:
@@ -80,6 +83,9 @@ The main job on the embedded default, end to end, on a CPU:
   7. final     the governance arms again, at the same seeds, with every active skill of the store
                composed onto the default critic where its guard holds; zero-shot transfer on the
                tasks no campaign ran on, before and after, paired by seed
+With --from-scratch the campaigns start from the empty bundle on the tasks where the policy alone does
+worst, the final system is only what they promoted (its store is DIR/skills.db, so nothing evolved
+before enters), and the report sets its arms beside the hand-written default's at the same seeds.
 Writes DIR/report.json (stage by stage), DIR/report.md, DIR/report.html (self-contained, with plots)
 and every episode as MCAP under DIR/episodes.
 
@@ -93,6 +99,7 @@ export const runCommand: Command = withQueueErrors({
     const f = readFlags(argv, FLAGS);
     if (f === 'help') return printHelp(HELP);
     const previous = f.resume === undefined ? undefined : resumedReport(resolve(f.resume), argv);
+    if (previous?.settings.fromScratch ?? f.fromScratch) refuseHandWritten(argv, f.skills);
     const base = previous?.settings ?? (f.quick ? QUICK_RUN : FULL_RUN);
     const settings: RunSettings = previous?.settings ?? {
       ...base,
@@ -104,6 +111,7 @@ export const runCommand: Command = withQueueErrors({
       generations: f.generations ?? base.generations,
       workers: f.workers ?? base.workers,
       envsPerWorker: f.envsPerWorker ?? base.envsPerWorker,
+      fromScratch: f.fromScratch,
       // said now, not after the first stages
       skillsDb: f.skills === 'active' ? requireSkillStore(resolve(f.skillsDb)) : undefined,
     };
@@ -114,14 +122,14 @@ export const runCommand: Command = withQueueErrors({
       ...settings,
       out: dir,
       started,
-      skillStore: resolve(f.skillsDb),
+      skillStore: settings.fromScratch ? join(dir, 'skills.db') : resolve(f.skillsDb),
       autoApprove: f.autoApprove || (previous?.settings?.autoApprove ?? false),
     };
     // the run's folder scopes the job ids: --resume DIR with the same --queue collects what finished
     const coordinator = await openQueueFlag(f.queue, dir, f.recordings, (line) => say(`queue: ${line}`));
     const { report, files } = await runExperiment(
       { ...options, executor: coordinator?.executor, ...(previous ? { resume: previous } : {}) },
-      terminalObserver(say),
+      terminalObserver(say, settings.fromScratch === true),
     ).finally(() => coordinator?.close());
     for (const line of closingLines(report, files.html)) say(line);
     process.stdout.write(`${runSummaryLines(report, files.html).join('\n')}\n`);
@@ -145,4 +153,12 @@ function resumedReport(dir: string, argv: readonly string[]): RunReport & { sett
     throw new UsageError(`--resume ${dir}: that run's report has no settings (it was made by an older zetta); run it again`);
   // a run from before several campaigns per run ran one
   return { ...report, settings: { ...report.settings, campaigns: report.settings.campaigns ?? 1 }, out: dir };
+}
+
+/** From scratch nothing evolved or written before may enter: not the active skills, not another store. */
+function refuseHandWritten(argv: readonly string[], skillsMode: string | undefined): void {
+  if (skillsMode === 'active')
+    throw new UsageError('--from-scratch cannot take --skills active: the campaigns and the final system start from the empty bundle');
+  if (argv.some((a) => a.split('=')[0] === '--skills-db'))
+    throw new UsageError('--from-scratch keeps its skills in DIR/skills.db, a store of its own; leave out --skills-db');
 }

@@ -58,6 +58,10 @@ export const expertEpisodes = int('expert-episodes', { metavar: 'N', min: 1, max
 export const campaigns = int('campaigns', { metavar: 'N', min: 1, max: 1000, help: 'evolution campaigns at most, one per task' });
 export const devEpisodes = int('dev-episodes', { metavar: 'N', min: 1, max: MAX_EPISODES, help: 'development episodes per generation' });
 export const generations = int('generations', { metavar: 'G', min: 1, max: 1000, help: 'generations at most' });
+export const fromScratch = bool(
+  'from-scratch',
+  'evolve from the empty bundle: no hand-written rule in the campaigns or the final\nsystem, which stands beside the default at the same seeds; skills go to DIR/skills.db',
+);
 export const quick = bool('quick', 'a smoke run: 2 episodes everywhere, 20 wire requests, a 1-generation campaign');
 
 // --- benchmarks ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The final table of `zetta run`, for stdout: one line per stage with its verdict and headline
 // figures, so `zetta run | tee log` keeps the result (progress and stage lines go to stderr).
-import { armsLine, headline, signedPoints, type RunReport } from '../../experiments/run/index.js';
+import { armsLine, headline, signedPoints, type RunHeadline, type RunReport } from '../../experiments/run/index.js';
 import { promotionLine } from './terminal.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
@@ -31,12 +31,16 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
   const { promotion, final } = report.stages;
   lines.push(`promotion   ${verdict(promotion)}${promotion ? `  ${promotionLine(report)}` : ''}`);
   const h = headline(report, reportPath);
-  const finalFigures =
-    h && final
-      ? `  final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}`
-      : '';
+  const finalFigures = h && final ? `  ${finalLine(h)}` : '';
   lines.push(`final       ${verdict(final)}${finalFigures}`);
   for (const [task, t] of Object.entries(h?.transfer ?? {})) lines.push(`  transfer ${task}: ${pct(t.before)} → ${pct(t.after)}`);
   lines.push(`${report.awaiting ? 'waiting for an approver' : report.ok ? 'ok' : 'FAILED'}: ${reportPath}`);
   return lines.map((l) => l.trimEnd());
+}
+
+/** The final system's figures; from scratch, beside the hand-written default's at the same seeds. */
+function finalLine(h: RunHeadline): string {
+  if (h.from_scratch)
+    return `evolved from scratch: macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, its critic alone ${pct(h.final_critic_alone_macro)}), synergy ${signedPoints(h.synergy)} points; the hand-written default at the same seeds: macro ${pct(h.critic_macro)}, synergy ${signedPoints(h.default_synergy)} points`;
+  return `final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}`;
 }

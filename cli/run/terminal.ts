@@ -3,14 +3,19 @@
 import { armsLine, signedPoints, type CampaignRun, type RunObserver, type RunReport, type StageName } from '../../experiments/run/index.js';
 import { progress, type Progress } from '../progress.js';
 
-export function terminalObserver(say: (line: string) => void): RunObserver {
+/** `fromScratch`: the campaigns start from the empty bundle where the policy alone does worst. */
+export function terminalObserver(say: (line: string) => void, fromScratch = false): RunObserver {
   let bar: Progress | undefined;
   return {
     runStarted: (out) => say(`zetta run → ${out}`),
     stageStarted(stage) {
       // The campaigns log their own lines as they go; a bar would fight with them.
       if (stage === 'evolution')
-        say('  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)');
+        say(
+          fromScratch
+            ? '  evolution (from the empty bundle: a campaign on each of the tasks the policy alone does worst, under its weakest perturbation)'
+            : '  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)',
+        );
       else bar = progress(`  ${stage}`);
     },
     progress: (_stage, done, total, note) => bar?.update(done, total, note),
@@ -76,7 +81,12 @@ export function promotionLine(report: RunReport): string {
 
 function finalLines(report: RunReport): string[] {
   const f = report.stages.final!;
-  if (!f.governance) return ['  final     no active skill: the final system is the policy with the default critic'];
+  if (!f.governance)
+    return [
+      report.settings?.fromScratch
+        ? '  final     nothing promoted: the final system is the empty bundle, the policy alone'
+        : '  final     no active skill: the final system is the policy with the default critic',
+    ];
   return [
     ...Object.entries(f.governance.conditions).map(([name, a]) => `  final     ${armsLine(name, a)}`),
     `  final     mean synergy ${signedPoints(f.governance.mean_synergy)} points with ${f.active_skills.length} active skill(s)`,

@@ -5,7 +5,7 @@
 import { loadBundle, type BundleManifest } from '../../critic/index.js';
 import type { FeatureLayout } from '../../critic/index.js';
 import type { RecoveryFile, RecoveryFileInput, RuleFile, RuleFileInput } from '../../critic/index.js';
-import { canonicalJson, sha256, type ArtifactStore } from '../campaign/artifacts.js';
+import { ArtifactStore, canonicalJson, sha256 } from '../campaign/artifacts.js';
 
 export interface BundleContent {
   readonly manifest: BundleManifest;
@@ -102,4 +102,10 @@ export function writeBundle(store: ArtifactStore, content: BundleContent): Store
   store.put(`${dir}/rules.json`, content.rules);
   store.put(`${dir}/recoveries.json`, content.recoveries);
   return { ...content, sha256: sha, dir };
+}
+
+/** The empty bundle as files under `dir` (what skills compose onto when nothing hand-written may): its manifest's path. */
+export function writeEmptyBundle(dir: string): string {
+  const store = new ArtifactStore(dir);
+  return store.abs(`${writeBundle(store, NO_BUNDLE).dir!}/manifest.json`);
 }

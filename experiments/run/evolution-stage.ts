@@ -1,5 +1,6 @@
 // Stage of the run experiment (`zetta run`): evolution campaigns on the pairs (task, perturbation)
-// where the base policy with the default critic does worst, one task per campaign. Each campaign's
+// where the base policy with the default critic does worst, one task per campaign; from scratch
+// (`--from-scratch`), where the policy alone does worst, each campaign starting from no rule. Each campaign's
 // held-out gate (paired seeds, exact McNemar at α over the generations) chooses, and fresh
 // confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
 // has cores for more than one rollout pool (or a job queue does the rollouts); each resumes from its
@@ -34,8 +35,12 @@ export interface EvolutionStageResult {
 export interface CampaignRun {
   task: string;
   perturbation: string;
-  /** Success of base policy + default critic on that pair in the governance stage. */
+  /** Success in the governance stage of what generation 1 starts from: policy + default critic, or the policy alone from scratch. */
   parent_rate: number;
+  /** The policy alone on that pair in the governance stage (its seeds, not the campaign's); absent in older reports. */
+  policy_alone?: number;
+  /** The bundle generation 1 started from (`none` from scratch); absent in older reports. */
+  base?: string;
   campaign: CampaignSummary;
   /** Per generation: the parent's development success and the best candidate's on the same seeds. */
   learning_curve: LearningPoint[];
@@ -47,6 +52,8 @@ export interface LearningPoint {
   parent: number;
   /** null when no candidate of the generation reached the paired gate. */
   best_candidate: number | null;
+  /** That candidate's critic alone: the best trivial policy under it on the same seeds (null: none ran). */
+  critic_alone: number | null;
   episodes: number;
 }
 
@@ -63,6 +70,8 @@ export interface EvolutionOptions {
   readonly log: (line: string) => void;
   /** Runs the rollouts elsewhere (`--queue`: worker processes on a Redis job queue). */
   readonly executor?: EpisodeExecutor | undefined;
+  /** Start every campaign from the empty bundle, on the pairs where the policy alone does worst. */
+  readonly fromScratch?: boolean | undefined;
 }
 
 export interface WeakPair {
@@ -72,14 +81,14 @@ export interface WeakPair {
 }
 
 /**
- * The `count` weakest pairs by success of policy + critic, at most one per task (a task's weakest
- * perturbation) and none the critic already solves; earlier entries win ties.
+ * The `count` weakest pairs by success of `arm` (policy + critic, or the policy alone), at most one
+ * per task (a task's weakest perturbation) and none already solved; earlier entries win ties.
  */
-export function weakestPairs(governance: GovernanceStageResult, count: number): WeakPair[] {
+export function weakestPairs(governance: GovernanceStageResult, count: number, arm: 'both' | 'policy' = 'both'): WeakPair[] {
   const byTask = new Map<string, WeakPair>();
   for (const [perturbation, arms] of Object.entries(governance.conditions)) {
     for (const [task, t] of Object.entries(arms.perTask)) {
-      const rate = t.both.value;
+      const rate = t[arm].value;
       const known = byTask.get(task);
       if (Number.isFinite(rate) && rate < 1 && (!known || rate < known.rate)) byTask.set(task, { task, perturbation, rate });
     }
@@ -94,7 +103,7 @@ export function campaignsAtOnce(campaigns: number, workers: number, queued: bool
 }
 
 export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult> {
-  const pairs = weakestPairs(governance, o.campaigns);
+  const pairs = weakestPairs(governance, o.campaigns, o.fromScratch ? 'policy' : 'both');
   const inParallel = campaignsAtOnce(pairs.length, o.workers, o.executor !== undefined);
   const limit = pLimit(inParallel);
   const campaigns = await Promise.all(pairs.map((pair) => limit(() => runOne(governance, pair, pairs.length > 1, o))));
@@ -112,8 +121,7 @@ async function runOne(governance: GovernanceStageResult, pair: WeakPair, tagged:
     task: pair.task,
     perturbation: { name: pair.perturbation, spec: resolvePerturbation(pair.perturbation) },
     policy: { spec: 'embedded', file: EMBEDDED_POLICY_PATH },
-    // with skills, the campaign starts from the bundle its task ran in the governance stage
-    baseBundle: governance.bundles?.[pair.task] ?? governance.critic,
+    baseBundle: baseBundle(governance, pair.task, o.fromScratch === true),
     heldout: parseSeedList(o.heldout),
     confirmation: parseSeedList(o.confirmation),
     devEpisodes: o.devEpisodes,
@@ -128,10 +136,18 @@ async function runOne(governance: GovernanceStageResult, pair: WeakPair, tagged:
     task: pair.task,
     perturbation: pair.perturbation,
     parent_rate: pair.rate,
+    policy_alone: governance.conditions[pair.perturbation]?.perTask[pair.task]?.policy.value ?? Number.NaN,
+    base: baseBundle(governance, pair.task, o.fromScratch === true),
     campaign,
     learning_curve: learningCurve(campaign.root),
     ok: true,
   };
+}
+
+/** Nothing from scratch; with skills, the bundle the task ran in the governance stage; else its critic. */
+function baseBundle(governance: GovernanceStageResult, task: string, fromScratch: boolean): string {
+  if (fromScratch) return 'none';
+  return governance.bundles?.[task] ?? governance.critic;
 }
 
 /** Read from the campaign's report.json: development success per generation, parent and best candidate. */
@@ -140,12 +156,18 @@ function learningCurve(root: string): LearningPoint[] {
   if (!existsSync(path)) return [];
   const report = JSON.parse(readFileSync(path, 'utf8')) as CampaignReport;
   return report.generations.map((g) => {
-    const paired = g.candidates.flatMap((c) => c.gates.filter((x) => x.gate === 'paired'));
-    const best = paired.length ? Math.max(...paired.map((x) => x.candidate_successes / Math.max(1, x.episodes))) : null;
+    let best: { rate: number; criticAlone: number | null } | null = null;
+    for (const c of g.candidates) {
+      const paired = c.gates.find((x) => x.gate === 'paired');
+      if (!paired) continue;
+      const rate = paired.candidate_successes / Math.max(1, paired.episodes);
+      if (!best || rate > best.rate) best = { rate, criticAlone: c.critic_alone?.best_rate ?? null };
+    }
     return {
       generation: g.generation,
       parent: g.dev.successes / Math.max(1, g.dev.episodes),
-      best_candidate: best,
+      best_candidate: best?.rate ?? null,
+      critic_alone: best?.criticAlone ?? null,
       episodes: g.dev.episodes,
     };
   });

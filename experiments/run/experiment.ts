@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
+import { writeEmptyBundle } from '../../evolution/index.js';
 import type { EpisodeExecutor } from '../../measure/evaluation.js';
 import type { ArmRun } from '../../measure/governance-arms.js';
 import { PERTURBED_CONDITIONS, runBaselineStage } from './baseline-stage.js';
@@ -122,6 +123,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       workers: o.workers,
       envsPerWorker: o.envsPerWorker,
       executor: o.executor,
+      fromScratch: o.fromScratch,
       log: (line) => stages.log('evolution', line),
     }),
   );
@@ -141,7 +143,8 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       evolution.campaigns.map((c) => c.task),
       {
         ...pool,
-        critic: 'default',
+        // from scratch, the final system is what the campaigns promoted and nothing hand-written
+        critic: o.fromScratch ? writeEmptyBundle(join(o.out, 'critic')) : 'default',
         conditions: PERTURBED_CONDITIONS,
         recordDir: join(o.out, 'episodes', 'final'),
         skillsDir: join(o.out, 'skills', 'final'),

@@ -51,7 +51,8 @@ export async function runFinalStage(
   return {
     active_skills: active.map((r) => r.id),
     governance: after,
-    transfer: transferOf(before, after, sources),
+    // transfer pairs the same critic without and with the skills; from scratch the arms before ran the default
+    transfer: before.critic === after.critic ? transferOf(before, after, sources) : {},
     problems: after.problems,
     ok: after.ok,
   };

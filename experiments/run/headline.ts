@@ -11,10 +11,16 @@ export interface RunHeadline {
   critic_alone_macro: number;
   /** The policy with the default critic. */
   critic_macro: number;
-  /** The final system: the policy with the default critic and the active skills. */
+  /** The final system: the policy with the default critic and the active skills (from scratch: the skills alone). */
   final_macro: number;
+  /** The final system's critic alone (its bundles with the trivial policies); 0 for the empty bundle. */
+  final_critic_alone_macro: number;
   /** Of the final system: both − max(policy alone, critic alone), as a fraction like the macros (0.25 = 25 points). */
   synergy: number;
+  /** Of the hand-written default critic at the same seeds: what a from-scratch run's synergy stands beside. */
+  default_synergy: number;
+  /** The campaigns started from the empty bundle and the final system holds nothing hand-written. */
+  from_scratch: boolean;
   /** Tasks no campaign ran on that a skill loaded for: the both arm before and after the skills. */
   transfer: Record<string, { before: number; after: number }>;
   /** The policy's unmodified actions over the executed steps of the final system's successes. */
@@ -26,9 +32,11 @@ export interface RunHeadline {
 export function headline(r: RunReport, reportPath: string): RunHeadline | undefined {
   const governed = r.stages.governance;
   if (!governed) return undefined;
-  const finalArms = r.stages.final?.governance ?? governed;
+  const fromScratch = r.settings?.fromScratch === true;
+  const finalArms = r.stages.final?.governance ?? (fromScratch ? null : governed);
   const before = Object.values(governed.conditions);
-  const after = Object.values(finalArms.conditions);
+  // from scratch with nothing promoted, the final system is the empty bundle: the policy alone
+  const after = finalArms ? Object.values(finalArms.conditions) : null;
   const transfer = Object.fromEntries(
     Object.entries(r.stages.final?.transfer ?? {}).map(([t, x]) => [t, { before: x.before, after: x.after }]),
   );
@@ -36,10 +44,14 @@ export function headline(r: RunReport, reportPath: string): RunHeadline | undefi
     baseline_macro: meanOf(before, (a) => a.macro.policy.value),
     critic_alone_macro: meanOf(before, (a) => a.macro.critic.value),
     critic_macro: meanOf(before, (a) => a.macro.both.value),
-    final_macro: meanOf(after, (a) => a.macro.both.value),
-    synergy: finalArms.mean_synergy,
+    final_macro: after ? meanOf(after, (a) => a.macro.both.value) : meanOf(before, (a) => a.macro.policy.value),
+    final_critic_alone_macro: after ? meanOf(after, (a) => a.macro.critic.value) : 0,
+    synergy: finalArms ? finalArms.mean_synergy : 0,
+    default_synergy: governed.mean_synergy,
+    from_scratch: fromScratch,
     transfer,
-    policy_action_share: shareInSuccesses(after.map((a) => a.arms.both.attribution)),
+    // with no critic every executed action is the policy's own
+    policy_action_share: after ? shareInSuccesses(after.map((a) => a.arms.both.attribution)) : 1,
     report: reportPath,
   };
 }

@@ -29,7 +29,9 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
     h ? headlineTable(h) : '<p>No governance figures yet.</p>',
     promotion ? `<section><h2>Promotion</h2>${promotionText(r)}</section>` : '',
     governance ? `<section><h2>Success per task</h2>${perTaskCharts(governance, after)}</section>` : '',
-    governance ? `<section><h2>The three arms and synergy</h2>${armsSection(governance, after)}</section>` : '',
+    governance
+      ? `<section><h2>The three arms and synergy</h2>${armsSection(governance, after, r.settings?.fromScratch ? 'evolved from scratch' : 'final (with skills)')}</section>`
+      : '',
     evolution ? `<section><h2>Learning curves</h2>${learningCharts(r)}</section>` : '',
     governance ? `<section><h2>Interventions by rule</h2>${interventionsChart(after ?? governance)}</section>` : '',
     final && Object.keys(final.transfer).length ? `<section><h2>Zero-shot transfer</h2>${transferSection(r)}</section>` : '',
@@ -39,14 +41,25 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
 }
 
 function headlineTable(h: RunHeadline): string {
-  const rows: [string, string][] = [
-    ['policy alone (baseline)', pct(h.baseline_macro)],
-    ['critic alone (best trivial policy)', pct(h.critic_alone_macro)],
-    ['policy + default critic', pct(h.critic_macro)],
-    ['final system (policy + critic + active skills)', pct(h.final_macro)],
-    ['synergy of the final system (points)', points(h.synergy)],
-    ["the policy's unmodified actions in successes", pct(h.policy_action_share)],
-  ];
+  const rows: [string, string][] = h.from_scratch
+    ? [
+        ['policy alone (baseline)', pct(h.baseline_macro)],
+        ['evolved from scratch: critic alone (best trivial policy)', pct(h.final_critic_alone_macro)],
+        ['evolved from scratch: policy + critic', pct(h.final_macro)],
+        ['evolved from scratch: synergy (points)', points(h.synergy)],
+        ['hand-written default at the same seeds: critic alone', pct(h.critic_alone_macro)],
+        ['hand-written default: policy + critic', pct(h.critic_macro)],
+        ['hand-written default: synergy (points)', points(h.default_synergy)],
+        ["the policy's unmodified actions in the evolved system's successes", pct(h.policy_action_share)],
+      ]
+    : [
+        ['policy alone (baseline)', pct(h.baseline_macro)],
+        ['critic alone (best trivial policy)', pct(h.critic_alone_macro)],
+        ['policy + default critic', pct(h.critic_macro)],
+        ['final system (policy + critic + active skills)', pct(h.final_macro)],
+        ['synergy of the final system (points)', points(h.synergy)],
+        ["the policy's unmodified actions in successes", pct(h.policy_action_share)],
+      ];
   return `<table><tr><th>macro over the perturbed suite</th><th></th></tr>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td><b>${v}</b></td></tr>`).join('')}</table>`;
 }
 
@@ -99,9 +112,11 @@ function perTaskCharts(before: GovernanceStageResult, after: GovernanceStageResu
     .join('\n');
 }
 
-function armsSection(before: GovernanceStageResult, after: GovernanceStageResult | undefined): string {
+/** The default's arms, and the final system's both and critic alone beside them (`finalName`: what the final system is). */
+function armsSection(before: GovernanceStageResult, after: GovernanceStageResult | undefined, finalName: string): string {
   const groups = Object.entries(before.conditions).map(([condition, a]) => {
     const f = after?.conditions[condition]?.macro.both;
+    const fc = after?.conditions[condition]?.macro.critic;
     const m = a.macro;
     return {
       label: condition,
@@ -110,10 +125,16 @@ function armsSection(before: GovernanceStageResult, after: GovernanceStageResult
         { value: m.critic.value, low: m.critic.low, high: m.critic.high, series: 1 },
         { value: m.both.value, low: m.both.low, high: m.both.high, series: 2 },
         ...(f ? [{ value: f.value, low: f.low, high: f.high, series: 3 }] : []),
+        ...(fc ? [{ value: fc.value, low: fc.low, high: fc.high, series: 4 }] : []),
       ],
     };
   });
-  const series = ['policy alone', 'critic alone', 'policy + critic', ...(after ? ['final (with skills)'] : [])];
+  const series = [
+    'policy alone',
+    'default critic alone',
+    'policy + default critic',
+    ...(after ? [finalName, `${finalName}: critic alone`] : []),
+  ];
   const chart = barChart({
     title: 'Macro success per perturbation (95% intervals)',
     groups,
@@ -127,7 +148,7 @@ function armsSection(before: GovernanceStageResult, after: GovernanceStageResult
   const rows = Object.entries(before.conditions)
     .map(([c, a]) => row(c, a, after?.conditions[c]))
     .join('');
-  const table = `<table><tr><th>perturbation</th><th>synergy, default critic (points, 95% interval)</th><th>synergy, final system</th></tr>${rows}</table>`;
+  const table = `<table><tr><th>perturbation</th><th>synergy, default critic (points, 95% interval)</th><th>synergy, ${esc(finalName)}</th></tr>${rows}</table>`;
   return `${chart}${table}<p class="note">synergy = both − max(policy alone, critic alone), per task, then the mean over tasks.</p>`;
 }
 
@@ -137,15 +158,35 @@ function learningCharts(r: RunReport): string {
   return campaigns.map(learningChart).join('\n');
 }
 
+/** Per generation the three arms on the campaign's development seeds, then base vs final on the confirmation seeds. */
 function learningChart(e: CampaignRun): string {
   if (e.learning_curve.length === 0) return `<p>The campaign on ${esc(e.task)} under ${esc(e.perturbation)} has no generation yet.</p>`;
+  const policy = e.policy_alone;
   const groups = e.learning_curve.map((p) => ({
     label: `generation ${p.generation}`,
-    bars: [{ value: p.parent, series: 0 }, ...(p.best_candidate === null ? [] : [{ value: p.best_candidate, series: 1 }])],
+    bars: [
+      ...(policy === undefined || !Number.isFinite(policy) ? [] : [{ value: policy, series: 0 }]),
+      ...(p.critic_alone === null || p.critic_alone === undefined ? [] : [{ value: p.critic_alone, series: 1 }]),
+      { value: p.parent, series: 2 },
+      ...(p.best_candidate === null ? [] : [{ value: p.best_candidate, series: 3 }]),
+    ],
   }));
-  const title = `Campaign on ${e.task} under ${e.perturbation}: development success per generation`;
+  const c = e.campaign.confirmation;
+  if (c && c.episodes > 0)
+    groups.push({
+      label: 'confirmation',
+      bars: [
+        { value: c.parent_success / c.episodes, series: 2 },
+        { value: c.candidate_success / c.episodes, series: 3 },
+      ],
+    });
+  const from = e.base === 'none' ? ' from the empty bundle' : '';
+  const title = `Campaign on ${e.task} under ${e.perturbation}${from}: success per generation`;
   const verdict = e.campaign.promoted ? 'promoted a bundle' : 'promoted nothing';
-  return `${barChart({ title, groups, series: ['parent', 'best candidate'], yMax: 1, yLabel: 'success rate', format: pct })}<p class="note">The campaign ${verdict}; its own report: <code>${esc(e.campaign.report)}</code>.</p>`;
+  const series = ['policy alone (governance seeds)', 'critic alone (best candidate)', 'both: parent', 'both: best candidate / promoted'];
+  const note =
+    'Generations: development seeds (new each generation); critic alone is the best trivial policy under the candidate. Confirmation: fresh seeds, the base bundle against what was promoted.';
+  return `${barChart({ title, groups, series, yMax: 1, yLabel: 'success rate', format: pct })}<p class="note">${note} The campaign ${verdict}; its own report: <code>${esc(e.campaign.report)}</code>.</p>`;
 }
 
 function interventionsChart(g: GovernanceStageResult): string {

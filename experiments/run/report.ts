@@ -76,6 +76,7 @@ function successTable(expert: ExpertStageResult | undefined, baseline: BaselineS
 function evolutionSection(e: EvolutionStageResult): string[] {
   if (e.campaigns.length === 0)
     return ['## Evolution', '', 'No campaign ran: policy + critic solved every task under every perturbation.', ''];
+  const scratch = e.campaigns.some((c) => c.base === 'none');
   const rows = e.campaigns.map((c) => {
     const h = c.campaign.heldout;
     const conf = c.campaign.confirmation;
@@ -91,11 +92,22 @@ function evolutionSection(e: EvolutionStageResult): string[] {
   return [
     '## Evolution',
     '',
-    `${e.campaigns.length} campaign(s), ${e.in_parallel} at a time, on the weakest tasks (policy + default critic in the governance stage). The held-out seeds chose each promoted bundle; the confirmation seeds are fresh (one-sided exact McNemar).`,
+    `${e.campaigns.length} campaign(s), ${e.in_parallel} at a time, on the weakest tasks (${scratch ? 'the policy alone' : 'policy + default critic'} in the governance stage${scratch ? '), each from the empty bundle' : ')'}. The held-out seeds chose each promoted bundle; the confirmation seeds are fresh (one-sided exact McNemar).`,
     '',
-    '| task | perturbation | policy + critic | generations | verdict | held-out | confirmation | report |',
+    `| task | perturbation | ${scratch ? 'policy alone' : 'policy + critic'} | generations | verdict | held-out | confirmation | report |`,
     '|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    "Per generation, on its development seeds: the parent (policy + critic), the best candidate, and that candidate's critic alone (the best trivial policy under it).",
+    '',
+    '| task | generation | parent | best candidate | its critic alone |',
+    '|---|---|---|---|---|',
+    ...e.campaigns.flatMap((c) =>
+      c.learning_curve.map(
+        (p) =>
+          `| ${c.task} | ${p.generation} | ${pct(p.parent)} | ${p.best_candidate === null ? '—' : pct(p.best_candidate)} | ${p.critic_alone === null || p.critic_alone === undefined ? '—' : pct(p.critic_alone)} |`,
+      ),
+    ),
     '',
   ];
 }

@@ -19,6 +19,12 @@ export interface RunSettings {
   readonly confirmation: string;
   /** `--skills active`: the skill store whose active skills compose onto the default critic. */
   readonly skillsDb?: string | undefined;
+  /**
+   * Evolve from an empty bundle instead of the hand-written default: the campaigns start from no
+   * rule, the final system is what they promoted alone, and the default's arms at the same seeds
+   * stand beside it. Absent in reports of runs from before the option: false.
+   */
+  readonly fromScratch?: boolean | undefined;
   /** The rollout pool: worker threads, simulators per worker. */
   readonly workers: number;
   readonly envsPerWorker: number;

@@ -47,6 +47,16 @@ describe('zetta with bad input', () => {
     expect(r.stderr).toContain('no such file');
   });
 
+  it.each([
+    [['--skills', 'active'], /--from-scratch cannot take --skills active/],
+    [['--skills-db', join(dir, 'other.db')], /--from-scratch keeps its skills in DIR\/skills\.db/],
+  ])('run --from-scratch %j: nothing evolved before may enter, exit 2', async (flags, message) => {
+    const r = await zetta(['run', '--from-scratch', '--out', join(dir, 'scratch'), ...flags]);
+    expect(r.code).toBe(2);
+    // the reason, then the pointer to --help that every usage error ends with
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(message), '(see zetta run --help)']);
+  });
+
   it('--episodes -3 gets the range error, not a flag-parsing puzzle', async () => {
     const r = await zetta(['eval', '--suite', 'spatial', '--episodes', '-3']);
     expect(r.code).toBe(2);

@@ -6,10 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { campaignsAtOnce, weakestPairs } from '../../experiments/run/evolution-stage.js';
 import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
 
-/** The governance stage as far as the choice reads it: the both arm's success per task. */
+/** The governance stage as far as the choice reads it: the both arm's success per task (the policy alone's: 1 − both). */
 function governance(conditions: Record<string, Record<string, number>>): GovernanceStageResult {
   const arms = (perTask: Record<string, number>) => ({
-    perTask: Object.fromEntries(Object.entries(perTask).map(([task, both]) => [task, { both: { value: both } }])),
+    perTask: Object.fromEntries(
+      Object.entries(perTask).map(([task, both]) => [task, { both: { value: both }, policy: { value: 1 - both } }]),
+    ),
   });
   return { conditions: Object.fromEntries(Object.entries(conditions).map(([c, t]) => [c, arms(t)])) } as unknown as GovernanceStageResult;
 }
@@ -34,6 +36,14 @@ describe('zetta run: which campaigns', () => {
     expect(weakestPairs(g, 1).map((p) => p.task)).toEqual(['spatial/a']);
     expect(weakestPairs(g, 10).map((p) => p.task)).toEqual(['spatial/a', 'spatial/b', 'goal/c']);
     expect(weakestPairs(governance({ nominal: { 'spatial/a': 1, 'spatial/b': 1 } }), 3)).toEqual([]);
+  });
+
+  it('from scratch, ranks by the policy alone: the tasks the policy fails most, whatever the critic does', () => {
+    expect(weakestPairs(g, 2, 'policy')).toEqual([
+      // goal/c, which the critic solves under two perturbations, is where the policy alone fails most
+      { task: 'goal/c', perturbation: 'position-shift', rate: 0 },
+      { task: 'spatial/a', perturbation: 'disturbance', rate: expect.closeTo(0.1, 9) },
+    ]);
   });
 
   it('runs campaigns side by side only where the cores hold more than one rollout pool', () => {

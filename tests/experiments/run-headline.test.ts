@@ -82,6 +82,31 @@ describe('the headline of a run', () => {
     expect(h.transfer).toEqual({ 'spatial/b': { before: 0.25, after: 0.5 } });
   });
 
+  it('from scratch, the final system is what evolution promoted, beside the hand-written default', () => {
+    const settings = { fromScratch: true } as RunReport['settings'];
+    const evolved = stage({ shift: arms(0.2, 0.05, 0.6, 10, 9), noise: arms(0.4, 0.0, 0.5, 10, 8) });
+    const promoted: RunReport = {
+      ...base,
+      settings,
+      stages: { governance, final: { active_skills: ['s1'], governance: evolved, transfer: {}, problems: [], ok: true } },
+    };
+    const h = headline(promoted, 'x')!;
+    expect(h.from_scratch).toBe(true);
+    expect(h.final_macro).toBeCloseTo(0.55);
+    expect(h.final_critic_alone_macro).toBeCloseTo(0.025);
+    expect(h.synergy).toBeCloseTo((0.4 + 0.1) / 2);
+    expect(h.default_synergy).toBeCloseTo(0.25);
+    expect(renderRunHtml(promoted, h)).toContain('evolved from scratch: synergy (points)');
+    // nothing promoted: the final system is the empty bundle, i.e. the policy alone, not the default
+    const none = headline(
+      { ...base, settings, stages: { governance, final: { active_skills: [], governance: null, transfer: {}, problems: [], ok: true } } },
+      'x',
+    )!;
+    expect(none.final_macro).toBeCloseTo(0.3);
+    expect(none.synergy).toBe(0);
+    expect(none.final_critic_alone_macro).toBe(0);
+  });
+
   it('draws a self-contained page: charts inline, no script, nothing fetched', () => {
     const html = renderRunHtml(base, headline(base, 'x'));
     expect(html).toContain('<svg');
