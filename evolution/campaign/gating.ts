@@ -56,7 +56,9 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
       stage: 'synthesis',
       reason: 'the same change to the same parent was already judged on the held-out seeds in an earlier generation',
     };
-  const falsified = x.shadow && x.spec.hypothesis.template !== 'suppress_rule' ? falsifierHolds(x.falsifier, x.shadow) : null;
+  // a rule-free change (a control option) gives shadow replay nothing to fire: the rollouts judge it
+  const watched = x.spec.changed_rules.length > 0 && x.spec.hypothesis.template !== 'suppress_rule';
+  const falsified = x.shadow && watched ? falsifierHolds(x.falsifier, x.shadow) : null;
   if (falsified) return { ...base, decision: 'rejected', stage: 'shadow', reason: `falsified by shadow replay: ${falsified}` };
 
   const g = ctx.manifest.gates;

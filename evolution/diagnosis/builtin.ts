@@ -42,10 +42,29 @@ function searchHypothesis(e: ClusterEvidence, stage: string): Hypothesis {
   };
 }
 
+/**
+ * A control option, not a rule: what a measured actuation lag asks of the chunks themselves. Just
+ * below compensate_lag, which names the programs that drive the failures when they do.
+ */
+function lagControlOption(e: ClusterEvidence): Hypothesis[] {
+  const lag = e.actuation_lag_steps;
+  if (lag === null || lag < 2) return [];
+  return [
+    {
+      id: 'control-chunks-lag',
+      layer: 'parameters',
+      template: 'align_chunks',
+      score: 0.88,
+      mechanism: `commands reach the hand ${lag - 1} step${lag > 2 ? 's' : ''} late; each chunk is planned from a state the commands in flight have not moved yet, so the policy plans that motion again and overshoots; every chunk starts where its own planned motion has caught up with the motion in flight`,
+      rationale: `commanded motion best predicts the hand's motion ${lag} steps later (1 without delay)`,
+    },
+  ];
+}
+
 function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
   const stage = e.first_missing ?? 'the goal';
   // a world without milestones (a remote env may declare none): only the search has anything to go on
-  if (e.milestones.length === 0) return [searchHypothesis(e, stage)];
+  if (e.milestones.length === 0) return [searchHypothesis(e, stage), ...lagControlOption(e)];
   if (e.first_missing === null) {
     return [
       {
@@ -126,6 +145,7 @@ function candidateHypotheses(e: ClusterEvidence): Hypothesis[] {
       rationale: `commanded motion best predicts the hand's motion ${lag} steps later (1 without delay); ${fmt(100 * e.recovery_step_share)}% of the steps under a parent program`,
     });
   }
+  out.push(...lagControlOption(e));
   const recoveryShare = e.size ? e.parent_recovery_failures / e.size : 0;
   if (e.parent_rule_suspect && recoveryShare >= 0.5) {
     out.push({

@@ -19,6 +19,7 @@ export const TEMPLATES = [
   'suppress_rule',
   'retune_program',
   'compensate_lag',
+  'align_chunks',
   'search',
   'none',
 ] as const;

@@ -17,6 +17,7 @@ import { programFor } from './programs.js';
 import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './retune.js';
 import { fittableRule, suppressed, withFit } from './templates.js';
 import { actionLibrary } from '../search/action-library.js';
+import { alignChunksChange, type ManifestChange } from './control-options.js';
 import { withSearchedPair, type SearchedPair } from '../search/searched-rule.js';
 
 export interface RankedHypothesis {
@@ -71,6 +72,7 @@ function changeKey(h: Hypothesis, cluster: FailureCluster | undefined): string {
   if (h.template === 'suppress_rule') return `suppress:${h.rule_id}`;
   if (h.template === 'retune_program') return `retune:${h.program_id}`;
   if (h.template === 'compensate_lag') return 'compensate_lag';
+  if (h.template === 'align_chunks') return 'align_chunks';
   if (h.template === 'search') return `search@${cluster?.first_missing_index ?? -1}`;
   return `${h.template}@${cluster?.first_missing_index ?? -1}`;
 }
@@ -123,6 +125,8 @@ type Change =
       readonly changed: string[];
       readonly fit: FitResult | null;
       readonly tolerances: Record<string, number> | null;
+      /** A control option: manifest settings that change (control-options.ts). */
+      readonly manifest?: ManifestChange;
     }
   | { readonly unbuildable: string };
 
@@ -151,6 +155,8 @@ function changeFor(input: SynthesisInput, id: string, evidence: readonly string[
       return retuneChange(input);
     case 'compensate_lag':
       return lagChange(input);
+    case 'align_chunks':
+      return alignChange(input);
     case 'suppress_rule':
       return suppressChange(input, evidence);
     case 'search':
@@ -261,6 +267,21 @@ function lagChange(input: SynthesisInput): Change {
   };
 }
 
+/** The parent's rules and programs, its chunks aligned to the measured lag. */
+function alignChange(input: SynthesisInput): Change {
+  const lag = input.evidence.actuation_lag_steps;
+  const option = alignChunksChange(input.parent.manifest, lag);
+  if ('unbuildable' in option) return option;
+  return {
+    rules: parentRules(input),
+    programs: parentPrograms(input),
+    changed: [],
+    fit: null,
+    tolerances: { actuation_lag_steps: lag! },
+    manifest: option.manifest,
+  };
+}
+
 /** Ids of the parent rules that start one of these programs. */
 function rulesStarting(input: SynthesisInput, programs: ReadonlySet<string>): string[] {
   return parentRules(input)
@@ -281,7 +302,7 @@ function finish(
   const { parent, ranked } = input;
   const h = ranked.hypothesis;
   const note = `${parent.manifest.name} with one change (${h.layer}: ${h.mechanism}); evidence ${evidence.join(', ')}`;
-  const bundle = writeCandidateBundle(input.store, parent, input.layout, base.id, note, rules, programs);
+  const bundle = writeCandidateBundle(input.store, parent, input.layout, base.id, note, rules, programs, change.manifest);
   return {
     ...base,
     changed_rules: changed,
@@ -303,9 +324,10 @@ export function writeCandidateBundle(
   note: string,
   rules: readonly RuleInput[],
   programs: readonly unknown[],
+  manifestChange: ManifestChange = {},
 ): StoredBundle {
   return writeBundle(store, {
-    manifest: candidateManifest(parent.manifest, id, note, privilegeOf(parent, rules, programs, layout)),
+    manifest: { ...candidateManifest(parent.manifest, id, note, privilegeOf(parent, rules, programs, layout)), ...manifestChange },
     rules: { version: 1, rules: [...rules] },
     recoveries: { version: 1, programs: [...programs] as never },
   });

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { actuationLag } from '../../evolution/diagnosis/actuation-lag.js';
 import { diagnoseBuiltin } from '../../evolution/diagnosis/builtin.js';
 import type { ClusterEvidence } from '../../evolution/diagnosis/evidence.js';
+import { alignChunksChange } from '../../evolution/synthesis/control-options.js';
 import { withActuationLag } from '../../evolution/synthesis/retune.js';
+import type { BundleManifest } from '../../critic/index.js';
 import type { EpisodeRecord, StepRecord } from '../../zinfra/recording/episode-record.js';
 
 /** A hand whose commanded translation moves it `delay` steps late, with sensor noise on what is recorded. */
@@ -125,9 +127,42 @@ describe('the builtin diagnoser and a measured lag', () => {
     expect(diagnoseBuiltin(measured).hypotheses.map((h) => h.template)).toEqual(['none']);
   });
 
+  it('proposes aligning the chunks to a measured lag, with or without programs, also in a world without milestones', () => {
+    const option = (e: ClusterEvidence) => diagnoseBuiltin(e).hypotheses.find((h) => h.template === 'align_chunks');
+    expect(option(evidence(3, 0))?.mechanism).toContain('2 steps late');
+    expect(option(evidence(3, 0.4))).toBeDefined();
+    expect(option({ ...evidence(3, 0), milestones: [], first_missing: null, first_missing_index: 0 })).toBeDefined();
+    expect(option(evidence(1, 0))).toBeUndefined();
+    expect(option(evidence(null, 0))).toBeUndefined();
+  });
+
   it('does not, without a lag or without programs driving', () => {
     expect(lagHypothesis(evidence(1, 0.4))).toBeUndefined();
     expect(lagHypothesis(evidence(null, 0.4))).toBeUndefined();
     expect(lagHypothesis(evidence(3, 0.01))).toBeUndefined();
+  });
+});
+
+describe('the align_chunks control option', () => {
+  const manifest = (extra: Partial<BundleManifest>): BundleManifest => ({
+    version: 1,
+    name: 'p',
+    description: 'd',
+    privileged: false,
+    rules: 'rules.json',
+    recoveries: 'recoveries.json',
+    during_recovery: 'preempt_safety',
+    ...extra,
+  });
+
+  it('turns on align_chunks_to_lag where a lag was measured and the parent does not answer it yet', () => {
+    expect(alignChunksChange(manifest({}), 3)).toEqual({ manifest: { align_chunks_to_lag: true } });
+    expect(alignChunksChange(manifest({}), 1)).toMatchObject({ unbuildable: expect.stringContaining('no actuation lag') });
+    expect(alignChunksChange(manifest({ align_chunks_to_lag: true }), 3)).toMatchObject({
+      unbuildable: expect.stringContaining('already aligns'),
+    });
+    expect(alignChunksChange(manifest({ wait_out_lag: true }), 3)).toMatchObject({
+      unbuildable: expect.stringContaining('waiting it out'),
+    });
   });
 });
