@@ -31,7 +31,25 @@ export interface EpisodeColumns {
 /** Steps since the last recovery an evolved rule waits before judging the policy again. */
 export const STEPS_SINCE_RECOVERY = 10;
 
+/**
+ * Columns already computed, per recording and layout: a generation searches once per pool of
+ * clusters, and every pool replays the same development recordings (only which failures it targets
+ * differs). Held weakly, so they go with the recordings.
+ */
+const computed = new WeakMap<EpisodeRecord, WeakMap<FeatureLayout, Map<boolean, EpisodeColumns>>>();
+
+/** `record`'s columns under `layout` (computed once per recording, layout and privilege). */
 export function episodeColumns(record: EpisodeRecord, layout: FeatureLayout, privileged: boolean): EpisodeColumns {
+  let byLayout = computed.get(record);
+  if (!byLayout) computed.set(record, (byLayout = new WeakMap()));
+  let byPrivilege = byLayout.get(layout);
+  if (!byPrivilege) byLayout.set(layout, (byPrivilege = new Map()));
+  let cols = byPrivilege.get(privileged);
+  if (!cols) byPrivilege.set(privileged, (cols = replayColumns(record, layout, privileged)));
+  return cols;
+}
+
+function replayColumns(record: EpisodeRecord, layout: FeatureLayout, privileged: boolean): EpisodeColumns {
   const n = record.steps.length;
   const columns = layout.features.map(() => new Float64Array(n));
   const inRecovery = layout.index('episode.in_recovery');

@@ -155,4 +155,12 @@ describe('the condition search', () => {
     ).toEqual([]);
     expect(episodeColumns(eps[0]!.record, layout, false).steps).toBe(STEPS);
   });
+
+  it('replays a recording into columns once, however many pools search it', () => {
+    const record = eps[0]!.record;
+    const first = episodeColumns(record, layout, false);
+    expect(episodeColumns(record, layout, false)).toBe(first);
+    // another privilege reads other features: its own columns
+    expect(episodeColumns(record, layout, true)).not.toBe(first);
+  });
 });
