@@ -10,7 +10,7 @@
 import type { ReplayEpisode } from '../shadow-replay.js';
 import { actionLibrary, type LibraryAction } from '../search/action-library.js';
 import { searchConditions, type SearchedCondition } from '../search/condition-search.js';
-import { withSearchedPair, type SearchedPair } from '../search/searched-rule.js';
+import { withSearchedPair, type ScreenedPair, type SearchedPair } from '../search/searched-rule.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { writeCandidateBundle } from '../synthesis/synthesize.js';
 import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
@@ -23,15 +23,6 @@ const FOLLOW_UP_ACTIONS = 2;
 /** Screening episodes: at most this many of the pool's failures and of the successes. */
 const SCREEN_FAILURES = 8;
 const SCREEN_SUCCESSES = 4;
-
-export interface ScreenedPair extends SearchedPair {
-  readonly bundle_sha256: string;
-  readonly rescued: number;
-  readonly broken: number;
-  /** Successes of the trivial policies under the pair's bundle, summed over the controls. */
-  readonly critic_alone: number;
-  readonly score: number;
-}
 
 export interface SearchArtifact {
   readonly conditions: readonly SearchedCondition[];

@@ -17,6 +17,16 @@ export interface SearchedPair {
   readonly action: string;
 }
 
+/** A pair as its screening rollouts judged it (campaign/search-step.ts); synthesis builds a candidate from it. */
+export interface ScreenedPair extends SearchedPair {
+  readonly bundle_sha256: string;
+  readonly rescued: number;
+  readonly broken: number;
+  /** Successes of the trivial policies under the pair's bundle, summed over the controls. */
+  readonly critic_alone: number;
+  readonly score: number;
+}
+
 /** The id a pair's rule and program are added under: stable, so the same pair builds the same bundle. */
 export function pairIds(generation: number, pair: SearchedPair): { ruleId: string; recoveryId: string } {
   const tag = `g${generation}_c${pair.condition_rank}_${pair.action}`;

@@ -18,7 +18,7 @@ import { fitReentry, fitTolerances, retuneProgram, withActuationLag } from './re
 import { fittableRule, suppressed, withFit } from './templates.js';
 import { actionLibrary } from '../search/action-library.js';
 import { alignChunksChange, type ManifestChange } from './control-options.js';
-import { withSearchedPair, type SearchedPair } from '../search/searched-rule.js';
+import { withSearchedPair, type ScreenedPair } from '../search/searched-rule.js';
 
 export interface RankedHypothesis {
   /** The cluster whose diagnosis the candidate is built from (the strongest of those pooled). */
@@ -28,11 +28,8 @@ export interface RankedHypothesis {
   readonly pooled: readonly string[];
   readonly weight: number;
   /** A `search` hypothesis: the screened condition and action this candidate is built from. */
-  readonly search?: ScreenedPairRef;
+  readonly search?: ScreenedPair;
 }
-
-/** What synthesis needs of a screened search pair (campaign/search-step.ts). */
-export type ScreenedPairRef = SearchedPair & { readonly rescued: number; readonly broken: number };
 
 /**
  * Every buildable change of a generation, best evidence first (ties: cluster id, hypothesis id).
@@ -85,7 +82,7 @@ export interface CandidateSpec {
   readonly pooled: readonly string[];
   readonly hypothesis: Hypothesis;
   /** A searched candidate: its condition and action, and what screening saw. */
-  readonly search?: ScreenedPairRef;
+  readonly search?: ScreenedPair;
   /** Ids of the rules this candidate adds or changes (what shadow replay watches). */
   readonly changed_rules: readonly string[];
   readonly fit: FitResult | null;
