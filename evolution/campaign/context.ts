@@ -6,7 +6,7 @@ import type { FeatureLayout } from '../../critic/index.js';
 import type { Perturbation } from '../../sim/perturbation/schema.js';
 import type { World } from '../../sim/world.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';
-import type { StoredBundle } from '../synthesis/bundle-files.js';
+import { ENVELOPE_ONLY, writeBundle, type StoredBundle } from '../synthesis/bundle-files.js';
 import type { ArtifactStore } from './artifacts.js';
 import type { Manifest, Preregistration } from './manifest.js';
 import { rolloutSeeds, type EpisodeResult, type RolloutRunner } from './rollouts.js';
@@ -56,7 +56,8 @@ export async function rollout(
       task: ctx.manifest.task,
       seeds,
       perturbation: ctx.perturbation,
-      bundleDir: bundle.dir === null ? null : ctx.store.abs(bundle.dir),
+      // the empty bundle runs as the envelope alone: its safety events are counted as a candidate's are
+      bundleDir: ctx.store.abs(bundle.dir ?? writeBundle(ctx.store, ENVELOPE_ONLY).dir!),
       ...(control === undefined ? {} : { policy: control, record: false }),
     });
     return { bundle_sha256: bundle.sha256, split: name, policy: control ?? ctx.runner.policyLabel, seeds: [...seeds], results };

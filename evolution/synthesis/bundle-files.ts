@@ -104,8 +104,19 @@ export function writeBundle(store: ArtifactStore, content: BundleContent): Store
   return { ...content, sha256: sha, dir };
 }
 
-/** The empty bundle as files under `dir` (what skills compose onto when nothing hand-written may): its manifest's path. */
+/**
+ * The empty bundle as the critic runs it: no rule, no program, the safety envelope alone. A campaign
+ * from the empty bundle runs its parent so (context.ts `rollout`): every candidate runs under the
+ * envelope, and the gates compare safety events that both sides could record.
+ */
+export const ENVELOPE_ONLY: BundleContent = {
+  manifest: { ...NO_BUNDLE.manifest, privileged: false, description: 'no rule: the safety envelope alone' },
+  rules: NO_BUNDLE.rules,
+  recoveries: NO_BUNDLE.recoveries,
+};
+
+/** ENVELOPE_ONLY as files under `dir` (what skills compose onto when nothing hand-written may): its manifest's path. */
 export function writeEmptyBundle(dir: string): string {
   const store = new ArtifactStore(dir);
-  return store.abs(`${writeBundle(store, NO_BUNDLE).dir!}/manifest.json`);
+  return store.abs(`${writeBundle(store, ENVELOPE_ONLY).dir!}/manifest.json`);
 }

@@ -89,3 +89,26 @@ describe('campaign artifacts', () => {
     await expect(runCampaign(options(root, { devEpisodes: 7 }))).rejects.toThrow(/different campaign.*seeds/);
   });
 });
+
+describe('a campaign from the empty bundle', () => {
+  it('runs its parent under the safety envelope with no rule, so the gates count safety events on both sides', async () => {
+    const root = tmp();
+    const inner = syntheticRunner((s) => s % 3 === 0);
+    const bundles = new Set<string | null>();
+    const runner = {
+      ...inner,
+      run: (req: Parameters<typeof inner.run>[0], cb: Parameters<typeof inner.run>[1]) => {
+        bundles.add(req.bundleDir);
+        return inner.run(req, cb);
+      },
+    };
+    await runCampaign(options(root, { runner, generations: 1 }));
+    // without a critic no envelope runs, and a parent's 0 safety events would mean "not looked"
+    expect(bundles.has(null)).toBe(false);
+    // the parent: the bundle with no rule (candidates add one)
+    const dev = [...bundles].find((d) => d !== null && JSON.parse(readFileSync(join(d, 'rules.json'), 'utf8')).rules.length === 0);
+    expect(dev).toBeDefined();
+    const manifest = JSON.parse(readFileSync(join(dev!, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ name: 'none', privileged: false });
+  });
+});

@@ -2,6 +2,7 @@
 // can be tested in a second, without a simulator or a policy. An episode's trajectory depends only
 // on (task, seed): the hand descends toward z = 0.02 and reaches the task's milestones one by one,
 // and a failed episode stalls (stops moving, no more milestones) at `stallAt`.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FEATURE_NAMES, getTask, milestoneNames } from '../../sim/tabletop/index.js';
 import type { EpisodeRecord, StepRecord } from '../../zinfra/recording/episode-record.js';
@@ -89,7 +90,14 @@ export async function writeSyntheticEpisode(path: string, spec: SyntheticSpec): 
   return summary;
 }
 
-/** Whether a synthetic episode succeeds: under a bundle or not, with a control policy or the campaign's. */
+/** A campaign from the empty bundle runs its parent as the envelope alone: governed means rules to govern with. */
+function hasRules(bundleDir: string | null): boolean {
+  if (bundleDir === null) return false;
+  const rules = JSON.parse(readFileSync(join(bundleDir, 'rules.json'), 'utf8')) as { rules: unknown[] };
+  return rules.rules.length > 0;
+}
+
+/** Whether a synthetic episode succeeds: under a bundle with rules or not, with a control policy or the campaign's. */
 export type SuccessRule = (governed: boolean, control: string | undefined, seed: number) => boolean;
 
 /** A runner whose episodes succeed where `succeeds` says; each is recorded like a real one. */
@@ -103,7 +111,7 @@ export function governedRunner(
       for (const seed of req.seeds) {
         onEpisode(seed, req.policy);
         const path = join(req.recordDir, req.task.replace('/', '__'), `${seed}.mcap`);
-        const success = succeeds(req.bundleDir !== null, req.policy, seed);
+        const success = succeeds(hasRules(req.bundleDir), req.policy, seed);
         const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
         const outcome: EpisodeOutcome = {
           task: req.task,
