@@ -7,6 +7,10 @@
 // in order. Arrays go out with bin keys, since openpi's msgpack_numpy looks up b"__ndarray__". Any
 // failure (undecodable frame, bad observation, backend throw, non-finite actions) is answered as
 // openpi does: a text frame with the error's stack, then close 1011. GET /healthz answers "OK".
+//
+// Memory is bounded per connection: a client that sends frames faster than they are answered (more
+// than `maxPendingFrames` waiting) is closed with 1008, and one that does not read its replies (more
+// than `maxBufferedBytes` of them unsent) is cut off; either way the server's log names the limit.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -20,6 +24,12 @@ export interface OpenpiWebsocketServerOptions {
   readonly maxMessageBytes?: number;
   /** Extra keys for the metadata frame (openpi configs publish e.g. `reset_pose`). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Observation frames one connection may have waiting for an answer. Default 16. */
+  readonly maxPendingFrames?: number;
+  /** Reply bytes one connection may leave unread before it is cut off. Default 16 MiB. */
+  readonly maxBufferedBytes?: number;
+  /** Where a connection closed for breaking a limit is told; default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 export interface OpenpiListenOptions {
@@ -30,6 +40,10 @@ export interface OpenpiListenOptions {
 }
 
 const CLOSE_REASON = 'Internal server error. Traceback included in previous frame.';
+export const DEFAULT_MAX_PENDING_FRAMES = 16;
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** WebSocket close code for a peer that broke the server's policy (here: a limit). */
+const POLICY_VIOLATION = 1008;
 
 export class OpenpiWebsocketServer {
   private http: http.Server | null = null;
@@ -84,13 +98,26 @@ export class OpenpiWebsocketServer {
     let chain = Promise.resolve();
     let failed = false;
     let prevTotalMs: number | undefined;
+    let pending = 0;
+    const maxPending = this.options.maxPendingFrames ?? DEFAULT_MAX_PENDING_FRAMES;
     ws.on('error', () => undefined); // a broken socket is closed by ws; nothing to answer
     ws.on('message', (data, isBinary) => {
       const received = performance.now();
+      if (failed) return;
+      if (++pending > maxPending) {
+        failed = true;
+        this.refuse(ws, `more than ${maxPending} frames waiting for an answer (limit maxPendingFrames ${maxPending})`);
+        return;
+      }
       chain = chain.then(async () => {
+        pending--;
         if (failed || ws.readyState !== ws.OPEN) return;
         try {
           const reply = await this.answer(data as Buffer, isBinary, prevTotalMs);
+          if (this.unread(ws)) {
+            failed = true;
+            return;
+          }
           ws.send(reply, { binary: true });
           // openpi's prev_total_ms also counts the wait for the frame; here it runs from arrival to send.
           prevTotalMs = performance.now() - received;
@@ -101,6 +128,24 @@ export class OpenpiWebsocketServer {
         }
       });
     });
+  }
+
+  /** True (and the connection cut off) when the client has left too many replies unread. */
+  private unread(ws: WebSocket): boolean {
+    const limit = this.options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    if (ws.bufferedAmount <= limit) return false;
+    this.log(`openpi-ws: a client left ${ws.bufferedAmount} bytes of replies unread (limit maxBufferedBytes ${limit}): cut off`);
+    ws.terminate(); // a close frame would queue behind what it does not read
+    return true;
+  }
+
+  private refuse(ws: WebSocket, why: string): void {
+    this.log(`openpi-ws: a client sent ${why}: closed`);
+    ws.close(POLICY_VIOLATION, why.slice(0, 123));
+  }
+
+  private log(line: string): void {
+    (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
   }
 
   private async answer(frame: Buffer, isBinary: boolean, prevTotalMs: number | undefined): Promise<Buffer> {

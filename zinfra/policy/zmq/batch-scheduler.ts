@@ -118,9 +118,12 @@ export class InferenceBatchScheduler {
   submit(obs: Observation, options: SubmitOptions): Promise<ScheduledResult> {
     this.stats.requests++;
     const inFlight = this.sessions.get(options.sessionId) ?? 0;
-    if (this.queued >= this.options.maxQueue) return this.refuse(`queue full (${this.queued} requests)`);
+    if (this.queued >= this.options.maxQueue)
+      return this.refuse(`queue full: ${this.queued} requests waiting (limit maxQueue ${this.options.maxQueue})`);
     if (inFlight >= this.options.maxInFlightPerSession) {
-      return this.refuse(`session ${options.sessionId} has ${inFlight} requests in flight (cap ${this.options.maxInFlightPerSession})`);
+      return this.refuse(
+        `session ${options.sessionId} has ${inFlight} requests in flight (limit maxInFlightPerSession ${this.options.maxInFlightPerSession})`,
+      );
     }
     const bucket = this.bucketFor(obs);
     this.sessions.set(options.sessionId, inFlight + 1);

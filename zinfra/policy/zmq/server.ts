@@ -2,7 +2,9 @@
 //
 // Every frame gets an answer: a bad one gets a typed error and the server keeps serving. Infer
 // requests go through an InferenceBatchScheduler, which batches them for the backend, bounds the
-// queue (OVERLOADED) and fails requests that cannot start before their deadline.
+// queue (OVERLOADED) and fails requests that cannot start before their deadline. Replies go out
+// through a ReplySender: each peer may have at most `peerSendLimit` replies waiting, so a client that
+// never reads costs the server a bounded amount of memory (reply-sender.ts).
 import { Router } from 'zeromq';
 import { ERROR_CODES, isRetryable, ProtocolError, type ErrorCode } from '../../../protocol/errors.js';
 import { checkActionChunk } from '../../../protocol/hot-messages.js';
@@ -19,13 +21,20 @@ import { InferenceBatchScheduler, type ScheduledResult, type SchedulerOptions } 
 import { DeadlineExceeded, Overloaded } from '../errors.js';
 import type { NdArray } from '../../../protocol/ndarray.js';
 import type { Policy, PolicyMetadata } from '../policy.js';
-import { SendQueue } from './send-queue.js';
+import { countMapKeys, DEFAULT_MAX_MAP_KEYS } from './map-key-budget.js';
+import { DEFAULT_PEER_SEND_LIMIT, ReplySender, routerSendOptions, type ReplySenderStats } from './reply-sender.js';
 
 export interface PolicyServerOptions extends SchedulerOptions {
   /** e.g. `tcp://127.0.0.1:5555`, `tcp://127.0.0.1:0` (any free port) or `ipc:///tmp/zetta.sock`. */
   readonly bind: string;
   /** Frames larger than this get TOO_LARGE without being decoded. */
   readonly maxMessageBytes?: number;
+  /** Map keys one request may hold (all maps together); more get TOO_LARGE before any decoding. */
+  readonly maxMapKeys?: number;
+  /** Replies one peer may have waiting to be sent; more are dropped (a peer that does not read). */
+  readonly peerSendLimit?: number;
+  /** Where the server tells of peers whose replies it drops; default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 export interface PolicyServerStats {
@@ -45,7 +54,8 @@ export class PolicyServer {
   readonly stats: PolicyServerStats = { requests: 0, errors: {} };
   private closed = false;
   private readonly maxMessageBytes: number;
-  private readonly sender: SendQueue;
+  private readonly maxMapKeys: number;
+  private readonly sender: ReplySender;
   private readonly loop: Promise<void>;
 
   private constructor(
@@ -54,9 +64,9 @@ export class PolicyServer {
     options: PolicyServerOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.sender = new SendQueue(socket, () => {
-      // A reply to a peer that vanished cannot be delivered; ROUTER drops it, nothing to recover.
-    });
+    this.maxMapKeys = options.maxMapKeys ?? DEFAULT_MAX_MAP_KEYS;
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    this.sender = new ReplySender(socket, options.peerSendLimit ?? DEFAULT_PEER_SEND_LIMIT, log);
     this.loop = this.receiveLoop();
   }
 
@@ -64,9 +74,18 @@ export class PolicyServer {
     const scheduler = await InferenceBatchScheduler.create(policy, options);
     const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     // ZeroMQ's own cap drops the connection without a word, so it sits well above ours, which answers.
-    const socket = new Router({ linger: 0, maxMessageSize: maxBytes * 4 + 1024 * 1024, sendHighWaterMark: 0 });
+    const socket = new Router({
+      linger: 0,
+      maxMessageSize: maxBytes * 4 + 1024 * 1024,
+      ...routerSendOptions(options.peerSendLimit ?? DEFAULT_PEER_SEND_LIMIT),
+    });
     await socket.bind(options.bind);
     return new PolicyServer(scheduler, socket, options);
+  }
+
+  /** Replies sent, and dropped because their peer did not read them. */
+  get replies(): Readonly<ReplySenderStats> {
+    return this.sender.stats;
   }
 
   /** The bound endpoint, with the real port when bound to port 0. */
@@ -83,7 +102,6 @@ export class PolicyServer {
     this.closed = true;
     this.scheduler.drain(() => new ProtocolError('SHUTTING_DOWN', 'server is closing'));
     await new Promise((r) => setImmediate(r)); // let the drained requests' error replies be queued
-    await this.sender.flushed();
     this.socket.close();
     await this.loop;
   }
@@ -103,6 +121,10 @@ export class PolicyServer {
     if (!payload || route.length === 0) return;
     if (payload.byteLength > this.maxMessageBytes) {
       this.replyError(route, null, 'TOO_LARGE', `frame of ${payload.byteLength} bytes exceeds the cap of ${this.maxMessageBytes}`);
+      return;
+    }
+    if (countMapKeys(payload, this.maxMapKeys) > this.maxMapKeys) {
+      this.replyError(route, null, 'TOO_LARGE', `more than ${this.maxMapKeys} map keys in one message (limit maxMapKeys)`);
       return;
     }
     let request: ReturnType<typeof decodeRequest>;
@@ -175,7 +197,7 @@ export class PolicyServer {
 
   private reply(route: Buffer[], message: Reply): void {
     if (this.socket.closed) return;
-    this.sender.send([...route, encodeMessage(message)]);
+    this.sender.send(route, encodeMessage(message));
   }
 }
 
