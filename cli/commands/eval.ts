@@ -70,7 +70,8 @@ The policy's share is honest: executed steps whose action is exactly the policy'
 every executed step (clamps, envelope changes, holds and recoveries count against it). A physics
 divergence is a task failure; lost or overloaded policy servers are infrastructure failures: the
 episode is run again at the same seed (twice at most, counted as infra retries), and one that still
-fails leaves the success denominator, with its reason printed under the table.
+fails leaves the success denominator, with its reason printed under the table. When every episode
+is lost that way nothing was measured: one line says so and the exit code is 3.
 
 ${flagHelp(FLAGS)}`;
 
@@ -149,9 +150,21 @@ export const evalCommand: Command = withQueueErrors({
     if (withSkills) process.stdout.write(`${(await import('../../skills/index.js')).formatSkillFirings(report.skills!.fired)}\n`);
     process.stderr.write(`episodes and eval.json in ${outDir}\n`);
     if (f.json) printJsonLine(report);
-    return 0;
+    const unmeasured = nothingMeasured(result);
+    if (unmeasured) process.stderr.write(`zetta eval: ${unmeasured}\n`);
+    return unmeasured ? NOTHING_MEASURED_EXIT : 0;
   },
 });
+
+/** The exit code of an evaluation in which the infrastructure lost every episode: no rate exists. */
+const NOTHING_MEASURED_EXIT = 3;
+
+/** Why no success rate could be measured (every episode an infrastructure failure), or undefined. */
+function nothingMeasured(r: EvaluationResult): string | undefined {
+  if (r.outcomes.length === 0 || r.outcomes.some((o) => o.infraFailure === null)) return undefined;
+  const [reason = 'unknown', n = 0] = Object.entries(infraFailureReasons(r.outcomes)).sort((a, b) => b[1] - a[1])[0] ?? [];
+  return `nothing was measured: all ${r.outcomes.length} episodes were infrastructure failures (×${n}: ${reason})`;
+}
 
 function usage(check: () => void): void {
   try {
@@ -242,7 +255,7 @@ function toReport(suite: string, perturbation: string, episodesPerTask: number, 
 
 function formatTable(r: EvaluationResult): string {
   const width = Math.max(...Object.keys(r.tasks).map((k) => k.length), 4);
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
+  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a').padStart(6);
   const notes = (t: EvaluationResult['tasks'][string]) =>
     `${t.physicsDivergences ? `  (${t.physicsDivergences} physics divergence${t.physicsDivergences > 1 ? 's' : ''})` : ''}${t.infraFailures ? `  (${t.infraFailures} infra)` : ''}`;
   const rows = Object.entries(r.tasks).map(

@@ -4,6 +4,11 @@
 // opens a fresh one, so a late reply to an abandoned request can never be taken for the answer to
 // the next one (and a REQ socket is never left waiting for a reply that will not come).
 //
+// Each request carries its own id in the envelope (REQ's `correlate`, or a frame of our own before
+// the DEALER's delimiter; a REP server echoes the envelope as it is). A reply that answers an earlier
+// request (a server that answered twice) is discarded, never read as the answer to this one; a reply
+// without the envelope is refused.
+//
 // A server that went away between two requests took its episode with it, even if one is listening
 // again by now (ZeroMQ reconnects by itself): a `step` after that fails at once instead of reaching
 // a fresh server that never saw the reset. Only a new session (spec, reset, close) starts over.
@@ -16,6 +21,9 @@ import { RemoteEnvReplyError, RemoteEnvUnavailable } from './errors.js';
 
 type Sock = zmq.Request | zmq.Dealer;
 
+/** Where a DEALER's reply comes from: [request id, delimiter, reply], the envelope REP echoes. */
+const DEALER_REPLY_FRAMES = 3;
+
 /** Between two sends of a request whose connection dropped. */
 const RESEND_PAUSE_MS = 100;
 
@@ -25,6 +33,10 @@ export class EnvSocket {
   private dropped: (() => void) | null = null;
   /** The connection dropped since the last request was answered. */
   private lost = false;
+  /** The id of the next DEALER request (REQ numbers its own). */
+  private nextRequestId = 1;
+  /** Replies to earlier requests discarded during the current one. */
+  private staleReplies = 0;
 
   constructor(private readonly endpoint: RemoteEnvEndpoint) {}
 
@@ -54,16 +66,17 @@ export class EnvSocket {
         throw this.unavailable(op, 'disconnected', `closed the connection before "${op}" (did the server exit?); its episode is gone`);
     }
     const socket = this.open();
+    this.staleReplies = 0;
     let timer: NodeJS.Timeout | undefined;
     const failure = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(this.unavailable(op, 'timeout', `did not answer "${op}" within ${timeoutMs} ms`)),
-        timerDelay(leftMs),
-      );
+      timer = setTimeout(() => {
+        const stale = this.staleReplies > 0 ? ` (${this.staleReplies} replies to earlier requests discarded)` : '';
+        reject(this.unavailable(op, 'timeout', `did not answer "${op}" within ${timeoutMs} ms${stale}`));
+      }, timerDelay(leftMs));
       this.dropped = () => reject(this.unavailable(op, 'disconnected', `closed the connection during "${op}" (did the server exit?)`));
     });
     try {
-      const reply = await Promise.race([this.exchange(socket, encode({ op, ...fields })), failure]);
+      const reply = await Promise.race([this.exchange(op, socket, encode({ op, ...fields })), failure]);
       return decodeReply(op, reply);
     } catch (err) {
       this.discard();
@@ -78,21 +91,34 @@ export class EnvSocket {
     this.discard();
   }
 
-  private async exchange(socket: Sock, frame: Buffer): Promise<Uint8Array> {
-    if (this.endpoint.socket === 'dealer') {
-      await socket.send([Buffer.alloc(0), frame]);
-      // REP answers with the delimiter it was sent, then the reply.
-      const frames = await socket.receive();
-      return frames[frames.length - 1]!;
+  private async exchange(op: string, socket: Sock, frame: Buffer): Promise<Uint8Array> {
+    if (this.endpoint.socket === 'req') {
+      // REQ with `correlate` drops replies that do not carry the id of the request it waits for.
+      await socket.send(frame);
+      const [reply] = await socket.receive();
+      return reply!;
     }
-    await socket.send(frame);
-    const [reply] = await socket.receive();
-    return reply!;
+    const id = Buffer.alloc(4);
+    id.writeUInt32BE(this.nextRequestId);
+    this.nextRequestId = (this.nextRequestId % 0xffff_ffff) + 1;
+    await socket.send([id, Buffer.alloc(0), frame]);
+    for (;;) {
+      const frames = await socket.receive();
+      if (frames.length !== DEALER_REPLY_FRAMES || frames[1]!.byteLength !== 0 || frames[0]!.byteLength !== id.byteLength) {
+        throw new RemoteEnvReplyError(
+          op,
+          '',
+          `a reply of ${frames.length} frames without the request's envelope (its id and the empty delimiter, echoed as REP does)`,
+        );
+      }
+      if (frames[0]!.equals(id)) return frames[2]!;
+      this.staleReplies++; // the answer to an earlier request, sent again: not ours
+    }
   }
 
   private open(): Sock {
     if (this.socket) return this.socket;
-    const socket = this.endpoint.socket === 'dealer' ? new zmq.Dealer({ linger: 0 }) : new zmq.Request({ linger: 0 });
+    const socket = this.endpoint.socket === 'dealer' ? new zmq.Dealer({ linger: 0 }) : new zmq.Request({ linger: 0, correlate: true });
     socket.events.on('disconnect', () => {
       if (this.socket !== socket) return;
       this.lost = true;

@@ -2,8 +2,9 @@
 // is validated here before anything else reads it; a reply that does not validate becomes one
 // RemoteEnvReplyError naming the op and the field.
 import { z } from 'zod';
-import { DTYPE_BYTES, isNdArray, type DType, type NdArray } from '../../protocol/ndarray.js';
-import { INFRA_ERROR_CODES, RemoteEnvError, RemoteEnvFailed, RemoteEnvReplyError } from './errors.js';
+import { isNdArray, type NdArray } from '../../protocol/ndarray.js';
+import { INFRA_ERROR_CODES, RemoteEnvError, RemoteEnvFailed, RemoteEnvNonFinite, RemoteEnvReplyError } from './errors.js';
+import { canonicalWireDType, wireDTypeHint } from './wire-dtype.js';
 
 /** The runtime's action layout (LIBERO's); a server maps it to its robot's own (RoboCasa: 12-D). */
 export const WIRE_ACTION_DIM = 7;
@@ -11,8 +12,24 @@ export const WIRE_ACTION_DIM = 7;
 /** Prefixes of the critic's own features: a world's feature may not take one. */
 const RESERVED_PREFIXES = ['robot.', 'command.', 'episode.', 'derived.'];
 
-const dtype = z.enum(Object.keys(DTYPE_BYTES) as [DType, ...DType[]]);
-const positiveInt = z.number().int().positive();
+/**
+ * The most steps an episode may take: a spec asking for more is refused (a server that never says
+ * `done` would otherwise run its episode for as long as it claims). LIBERO's longest suite takes 520.
+ */
+export const MAX_EPISODE_STEPS = 10_000;
+
+/** Any spelling numpy accepts for a wire dtype ("float32", "f4", "<f4"), as the canonical name. */
+const dtype = z.string().transform((name, ctx) => {
+  const canonical = canonicalWireDType(name);
+  if (canonical !== undefined) return canonical;
+  ctx.addIssue({ code: 'custom', message: `"${name}" is not a dtype of the wire: ${wireDTypeHint()}` });
+  return z.NEVER;
+});
+const maxSteps = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_EPISODE_STEPS, { message: `must be at most ${MAX_EPISODE_STEPS}: an episode runs at most ${MAX_EPISODE_STEPS} steps` });
 
 const featureSchema = z.object({
   name: z
@@ -39,7 +56,7 @@ export const envSpecSchema = z
       message: `must be ${WIRE_ACTION_DIM}: the runtime sends LIBERO's [dx, dy, dz, dax, day, daz, gripper]; a server maps it to its robot's own`,
     }),
     control_hz: z.number().positive(),
-    max_steps: z.record(z.string(), positiveInt),
+    max_steps: z.record(z.string(), maxSteps),
     observation: z.record(z.string().min(1), z.object({ dtype, shape: z.array(z.number().int().nonnegative()) })),
     features: z.array(featureSchema),
     // Optional, beyond the table: the evaluation protocol the server follows (stated in reports),
@@ -140,6 +157,18 @@ export function checkObservation(op: string, obs: WireObservation, declared: Wir
   for (const [key, value] of Object.entries(obs)) {
     if (typeof value !== 'string' && declared[key] === undefined)
       throw new RemoteEnvReplyError(op, `obs.${key}`, 'an array the spec does not declare');
+  }
+  checkFinite(op, obs);
+}
+
+/** NaN or ±Inf in a float array: the simulator broke, whatever it says of the episode. */
+function checkFinite(op: string, obs: WireObservation): void {
+  for (const [key, value] of Object.entries(obs)) {
+    if (typeof value === 'string' || (value.dtype !== '<f4' && value.dtype !== '<f8')) continue;
+    const data = value.data as Float32Array | Float64Array;
+    for (let i = 0; i < data.length; i++) {
+      if (!Number.isFinite(data[i]!)) throw new RemoteEnvNonFinite(op, `obs.${key}`, i, data[i]!);
+    }
   }
 }
 

@@ -55,6 +55,22 @@ export class RemoteEnvFailed extends SimUnavailable {
   }
 }
 
+/**
+ * An observation holding NaN or ±Inf: the simulator's state is broken even if it reports success, so
+ * the episode is the infrastructure's failure, never a success, and the field is named.
+ */
+export class RemoteEnvNonFinite extends SimUnavailable {
+  constructor(
+    readonly op: string,
+    /** Dotted path of the array, e.g. `obs.observation/state`. */
+    readonly field: string,
+    readonly index: number,
+    value: number,
+  ) {
+    super(`env server's "${op}" reply: ${field}[${index}] is ${value} (a non-finite observation: the simulator broke)`);
+  }
+}
+
 /** Error codes a server sends when its simulator, not the request, is at fault. */
 export const INFRA_ERROR_CODES: ReadonlySet<string> = new Set(['SIM_FAILED', 'SHUTTING_DOWN', 'UNAVAILABLE']);
 
@@ -64,6 +80,7 @@ export function isRemoteEnvFailure(err: unknown): boolean {
     err instanceof RemoteEnvUnavailable ||
     err instanceof RemoteEnvReplyError ||
     err instanceof RemoteEnvError ||
-    err instanceof RemoteEnvFailed
+    err instanceof RemoteEnvFailed ||
+    err instanceof RemoteEnvNonFinite
   );
 }

@@ -7,8 +7,10 @@ it unless it is raised first. Not a tabletop: no gripper, no objects, one axis t
   Task `open`: nothing in the way. Task `bump`: the bump at x = 0 stops a slider lower than 3 cm.
   Success: within 2 cm of the target.
 
-  python3 slider_env_server.py --bind tcp://127.0.0.1:* [--log-steps] [--step-delay-ms N]
+  python3 slider_env_server.py --bind tcp://127.0.0.1:* [--log-steps] [--step-delay-ms N] [--duplicate-step-replies]
 Prints `ready <endpoint>` once bound; with --log-steps, `step <seed> <t>` after each step.
+With --duplicate-step-replies it is a faulty server: a ROUTER that answers each step twice (the
+envelope echoed, as REP would), so a client that reads the copy as its next reply runs ahead.
 """
 import argparse
 import hashlib
@@ -121,9 +123,10 @@ def main():
     parser.add_argument("--bind", default="tcp://127.0.0.1:*")
     parser.add_argument("--log-steps", action="store_true")
     parser.add_argument("--step-delay-ms", type=float, default=0)
+    parser.add_argument("--duplicate-step-replies", action="store_true")
     args = parser.parse_args()
     ctx = zmq.Context()
-    sock = ctx.socket(zmq.REP)
+    sock = ctx.socket(zmq.ROUTER if args.duplicate_step_replies else zmq.REP)
     sock.bind(args.bind)
     print(f"ready {sock.getsockopt_string(zmq.LAST_ENDPOINT)}", flush=True)
     running = [True]
@@ -131,6 +134,13 @@ def main():
     slider = Slider()
     while running[0]:
         if not sock.poll(100):
+            continue
+        if args.duplicate_step_replies:
+            *envelope, payload = sock.recv_multipart()
+            req = msgpack.unpackb(payload, raw=False)
+            reply = msgpack.packb(handle(slider, req, args), use_bin_type=True)
+            for _ in range(2 if req.get("op") == "step" else 1):
+                sock.send_multipart([*envelope, reply])
             continue
         req = msgpack.unpackb(sock.recv(), raw=False)
         sock.send(msgpack.packb(handle(slider, req, args), use_bin_type=True))
