@@ -1,6 +1,7 @@
 // `zetta skills add CAMPAIGN_DIR`: the bundle a finished campaign promoted becomes a pending skill.
 import { resolve } from 'node:path';
 import { promoteCampaign } from '../../skills/index.js';
+import { forTerminal } from '../../skills/terminal-text.js';
 import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { actor, db, reason } from '../flags/skills.js';
@@ -50,8 +51,8 @@ export function printAdded(r: Awaited<ReturnType<typeof promoteCampaign>>, asJso
   } else {
     process.stdout.write(
       r.created
-        ? `added pending skill ${s.id} (${s.content.name})\n`
-        : `skill ${s.id} (${s.content.name}) is already in the store, ${s.state}\n`,
+        ? `added pending skill ${s.id} (${forTerminal(s.content.name)})\n`
+        : `skill ${s.id} (${forTerminal(s.content.name)}) is already in the store, ${s.state}\n`,
     );
   }
 }

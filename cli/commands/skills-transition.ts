@@ -1,8 +1,9 @@
 // `zetta skills approve|reject|retire ID --as NAME --reason TEXT`: one lifecycle step, audited.
 import { SkillStore, type SkillAction } from '../../skills/index.js';
+import { forTerminal } from '../../skills/terminal-text.js';
 import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
-import { actor, db, reason } from '../flags/skills.js';
+import { actor, existingDb as db, reason } from '../flags/skills.js';
 import { json } from '../flags/table.js';
 import { readArgs } from './skills-args.js';
 
@@ -29,11 +30,14 @@ ${flagHelp(flags)}`;
     async run(argv) {
       const a = readArgs(argv, flags, 'the skill ID');
       if (a === 'help') return printHelp(help);
-      const { from, skill: s } = SkillStore.using(a.flags.db, (store) =>
-        store.transition(a.arg, action, { actor: a.flags.actor, reason: a.flags.reason }),
+      // a move needs a skill that is there: a mistyped --db is refused, not made into an empty store
+      const { from, skill: s } = SkillStore.using(
+        a.flags.db,
+        (store) => store.transition(a.arg, action, { actor: a.flags.actor, reason: a.flags.reason }),
+        { create: false },
       );
       if (a.flags.json) printJsonLine({ id: s.id, name: s.content.name, from, to: s.state });
-      else process.stdout.write(`skill ${s.id} (${s.content.name}): ${from} → ${s.state}\n`);
+      else process.stdout.write(`skill ${s.id} (${forTerminal(s.content.name)}): ${from} → ${s.state}\n`);
       return 0;
     },
   };

@@ -2,12 +2,16 @@
 // bundle file against its hash, so a damaged store is reported here rather than at load time.
 import type { EntryChanges, SkillChanges } from '../../skills/changes.js';
 import { SkillStore, type AuditRow, type SkillRecord } from '../../skills/index.js';
+import { forTerminal, forTerminalDeep } from '../../skills/terminal-text.js';
 import { printJsonLine, type Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { db } from '../flags/skills.js';
+import { existingDb as db } from '../flags/skills.js';
 import { json } from '../flags/table.js';
 import { readArgs } from './skills-args.js';
+
+/** Reading a store never makes one: a mistyped --db is refused (one line, exit 2). */
+const EXISTING = { create: false } as const;
 
 const LIST_FLAGS = {
   db,
@@ -52,11 +56,11 @@ export const skillsListCommand: Command = {
   async run(argv) {
     const f = readFlags(argv, LIST_FLAGS);
     if (f === 'help') return printHelp(LIST_HELP);
-    const rows = SkillStore.using(f.db, (store) => store.list().map(listRow));
+    const rows = SkillStore.using(f.db, (store) => store.list().map(listRow), EXISTING);
     if (f.json) printJsonLine({ skills: rows });
-    else if (rows.length === 0) process.stdout.write(`no skills in ${f.db}\n`);
+    else if (rows.length === 0) process.stdout.write(`no skills in ${forTerminal(f.db)}\n`);
     else
-      for (const r of rows)
+      for (const r of rows.map((row) => forTerminalDeep(row)))
         process.stdout.write(`${r.id}  ${r.state.padEnd(8)}  ${r.name}  (${r.world}, ${r.suite}; campaign ${r.campaign_id})\n`);
     return 0;
   },
@@ -69,17 +73,22 @@ export const skillsShowCommand: Command = {
   async run(argv) {
     const a = readArgs(argv, SHOW_FLAGS, 'the skill ID');
     if (a === 'help') return printHelp(SHOW_HELP);
-    const { skill, audit, files } = SkillStore.using(a.flags.db, (store) => {
-      const skill = store.get(a.arg);
-      return { skill, files: store.bundle(skill.id), audit: store.auditLog(skill.id) };
-    });
+    const { skill, audit, files } = SkillStore.using(
+      a.flags.db,
+      (store) => {
+        const skill = store.get(a.arg);
+        return { skill, files: store.bundle(skill.id), audit: store.auditLog(skill.id) };
+      },
+      EXISTING,
+    );
     if (a.flags.json) printJsonLine({ skill, audit });
+    // every stored string is shown with its control characters escaped (a reason could hold ESC … BEL)
     else
       process.stdout.write(
         `${describe(
-          skill,
-          files.map((x) => `${x.name} ${x.sha256.slice(0, 12)} (${x.bytes.length} bytes)`),
-          audit,
+          forTerminalDeep(skill),
+          files.map((x) => `${forTerminal(x.name)} ${x.sha256.slice(0, 12)} (${x.bytes.length} bytes)`),
+          forTerminalDeep(audit),
         )}\n`,
       );
     return 0;

@@ -7,6 +7,9 @@ export const DEFAULT_SKILL_DB = 'runs/skills.db';
 
 export const db = text('db', { metavar: 'FILE', help: 'the skill store (a SQLite file; created when missing)' }).default(DEFAULT_SKILL_DB);
 
+/** The store of a command that reads or moves what is there: never created (a mistyped path is refused). */
+export const existingDb = db.with({ help: 'the skill store (a SQLite file; it must exist)' });
+
 /** The store `--skills active` loads from (not created: a run reads skills, it does not make them). */
 export const skillsDb = text('skills-db', { metavar: 'FILE', help: 'the skill store --skills active reads' }).default(DEFAULT_SKILL_DB);
 

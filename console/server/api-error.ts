@@ -1,11 +1,13 @@
 // Every error the API answers has one shape, `{ error: { code, message } }`, whoever raised it: our
 // handlers (ApiError), fastify itself (bad JSON, a body too large, a wrong content type) or a plugin
 // (@fastify/static refusing a path). Unexpected errors are logged and answered as `internal`
-// without their details; the skill library's input errors are written for people, so they pass.
+// without their details; the skill library's input errors are written for people, so they pass,
+// as does a file of the runs folder the console refused to read (it names the file, not its content).
 // The shape is the API contract's ErrorBody.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { SkillInputError } from '../../skills/errors.js';
 import type { ErrorBody, ErrorCode } from '../contract/index.js';
+import { RefusedRunFileError } from './run-file-read.js';
 
 export type { ErrorBody, ErrorCode } from '../contract/index.js';
 
@@ -52,7 +54,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) return reply.code(status).send(errorBody(CODE_BY_STATUS[status] ?? 'bad_request', err.message));
     request.log.error(err);
     // the store's own input errors (a damaged or modified store) say what to do; others stay inside
-    const message = err instanceof SkillInputError ? err.message : 'internal error (see the server log)';
+    const told = err instanceof SkillInputError || err instanceof RefusedRunFileError;
+    const message = told ? err.message : 'internal error (see the server log)';
     return reply.code(500).send(errorBody('internal', message));
   });
 }

@@ -12,8 +12,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from './api-error.js';
-import type { FailureLimiter } from './failure-limit.js';
 import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.js';
+import type { TokenCheck } from './token-check.js';
 import type { TokenOwner } from './tokens.js';
 
 export type Access = 'public' | 'viewer' | 'approver';
@@ -33,8 +33,8 @@ export interface Principal extends TokenOwner {
 
 export interface AuthOptions {
   readonly sessions: SessionStore;
-  readonly verify: (token: string) => Promise<TokenOwner | null>;
-  readonly limiter: FailureLimiter;
+  /** Checks a bearer token, within its address's attempt budget (token-check.ts). */
+  readonly check: TokenCheck;
   /** The address the server listens on: on a loopback address, only loopback Host names are served. */
   readonly host: string;
 }
@@ -70,12 +70,8 @@ async function authenticate(request: FastifyRequest, o: AuthOptions): Promise<Pr
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) throw unauthorized('the Authorization header must be "Bearer <token>"');
-    await o.limiter.check(request);
-    const owner = await o.verify(m[1]!);
-    if (!owner) {
-      await o.limiter.fail(request);
-      throw unauthorized('unknown or invalid token');
-    }
+    const owner = await o.check(request, m[1]!);
+    if (!owner) throw unauthorized('unknown or invalid token');
     return { ...owner, via: 'bearer', session: null };
   }
   const session = o.sessions.get(request.cookies[SESSION_COOKIE]);

@@ -17,43 +17,43 @@ import { isRecord, listDir, readJsonOrNull, relativeToRuns } from './run-files.j
 
 export function campaignDetail(runs: string, root: string, listing: CampaignRow): CampaignDetail {
   const report = readCampaignReport(runs, root);
-  return { campaign: listing, report: report ? reportView(report) : null, generations: generations(root) };
+  return { campaign: listing, report: report ? reportView(report) : null, generations: generations(runs, root) };
 }
 
-function generations(root: string): GenerationArtifacts[] {
+function generations(runs: string, root: string): GenerationArtifacts[] {
   return numbered(root, /^gen-(\d+)$/).map(([generation, dir]) => {
-    const clusters = readJsonOrNull<ClusteringArtifact>(join(dir, 'clusters.json'));
-    const diagnoses = readJsonOrNull<DiagnosesArtifact>(join(dir, 'diagnoses.json'));
+    const clusters = readJsonOrNull<ClusteringArtifact>(runs, join(dir, 'clusters.json'));
+    const diagnoses = readJsonOrNull<DiagnosesArtifact>(runs, join(dir, 'diagnoses.json'));
     return {
       generation,
       clusters: clusters ? clustersView(clusters) : null,
       diagnoses: diagnoses ? diagnosesView(diagnoses) : null,
-      candidates: numbered(join(dir, 'candidates'), /^k(\d+)$/).map(([k, c]) => candidateArtifacts(root, k, c)),
+      candidates: numbered(join(dir, 'candidates'), /^k(\d+)$/).map(([k, c]) => candidateArtifacts(runs, root, k, c)),
     };
   });
 }
 
 /** candidates/k<i>/: evolution reads these back as its own types (ArtifactStore.get), and so does the console. */
-function candidateArtifacts(root: string, k: number, dir: string): CandidateArtifacts {
-  const synthesis = readJsonOrNull<EvolutionSpec>(join(dir, 'synthesis.json'));
-  const shadow = readJsonOrNull<EvolutionShadow>(join(dir, 'shadow.json'));
-  const gates = readJsonOrNull<EvolutionVerdict>(join(dir, 'gates.json'));
+function candidateArtifacts(runs: string, root: string, k: number, dir: string): CandidateArtifacts {
+  const synthesis = readJsonOrNull<EvolutionSpec>(runs, join(dir, 'synthesis.json'));
+  const shadow = readJsonOrNull<EvolutionShadow>(runs, join(dir, 'shadow.json'));
+  const gates = readJsonOrNull<EvolutionVerdict>(runs, join(dir, 'gates.json'));
   return {
     k,
     synthesis: synthesis ? synthesisView(synthesis) : null,
     shadow: shadow ? shadowView(shadow) : null,
     gates: gates ? verdictView(gates) : null,
-    changes: candidateChanges(root, synthesis),
+    changes: candidateChanges(runs, root, synthesis),
   };
 }
 
 /** What a candidate changes in its parent: both bundles are under bundles/<sha12>/ of the campaign. */
-function candidateChanges(root: string, synthesis: unknown): SkillChanges | null {
+function candidateChanges(runs: string, root: string, synthesis: unknown): SkillChanges | null {
   if (!isRecord(synthesis) || typeof synthesis['bundle_sha256'] !== 'string' || typeof synthesis['parent_sha256'] !== 'string') return null;
   // a campaign that started from no critic has no parent folder: its parent is the empty bundle
   const parent =
-    synthesis['parent_sha256'] === NO_BUNDLE.sha256 ? { rules: [], programs: [] } : bundleEntries(root, synthesis['parent_sha256']);
-  const candidate = bundleEntries(root, synthesis['bundle_sha256']);
+    synthesis['parent_sha256'] === NO_BUNDLE.sha256 ? { rules: [], programs: [] } : bundleEntries(runs, root, synthesis['parent_sha256']);
+  const candidate = bundleEntries(runs, root, synthesis['bundle_sha256']);
   if (!parent || !candidate) return null;
   return {
     base: { name: 'parent', sha256: synthesis['parent_sha256'] },
@@ -105,15 +105,15 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  */
 export function baseBundleEntries(runs: string, campaignId: string, baseSha: string): BaseEntries | null {
   const c = findCampaign(runs, campaignId);
-  return c ? bundleEntries(c.root, baseSha) : null;
+  return c ? bundleEntries(runs, c.root, baseSha) : null;
 }
 
 /** A bundle of the campaign in `root` (bundles/<sha12>/): its rules and programs, or null when absent or unreadable. */
-function bundleEntries(root: string, sha: string): BaseEntries | null {
+function bundleEntries(runs: string, root: string, sha: string): BaseEntries | null {
   const dir = join(root, 'bundles', sha.slice(0, 12));
   try {
-    const rules = readJsonOrNull(join(dir, 'rules.json'));
-    const programs = readJsonOrNull(join(dir, 'recoveries.json'));
+    const rules = readJsonOrNull(runs, join(dir, 'rules.json'));
+    const programs = readJsonOrNull(runs, join(dir, 'recoveries.json'));
     if (!isRecord(rules) || !isRecord(programs) || !Array.isArray(rules.rules) || !Array.isArray(programs.programs)) return null;
     return { rules: rules.rules as BundleEntry[], programs: programs.programs as BundleEntry[] };
   } catch {

@@ -36,8 +36,8 @@ export function findCampaignRoots(runs: string, depth = CAMPAIGN_SEARCH_DEPTH): 
 /** A root's listing; null when its manifest, state or report cannot be read (a foreign folder, say). */
 export function readCampaign(runs: string, root: string): CampaignRow | null {
   try {
-    const manifestText = readTextOrNull(join(root, MANIFEST_FILE));
-    const state = readJsonOrNull(join(root, 'state.json'));
+    const manifestText = readTextOrNull(runs, join(root, MANIFEST_FILE));
+    const state = readJsonOrNull(runs, join(root, 'state.json'));
     if (manifestText === null || !isRecord(state)) return null;
     const manifest = parseManifest(manifestText, join(relativeToRuns(runs, root), MANIFEST_FILE));
     const report = readCampaignReport(runs, root);
@@ -64,7 +64,7 @@ export function readCampaign(runs: string, root: string): CampaignRow | null {
  * written one. A report the reader refuses throws (ArtifactFormatError), named relative to runs.
  */
 export function readCampaignReport(runs: string, root: string): CampaignReport | null {
-  const text = readTextOrNull(join(root, REPORT_FILE));
+  const text = readTextOrNull(runs, join(root, REPORT_FILE));
   return text === null ? null : parseCampaignReport(text, join(relativeToRuns(runs, root), REPORT_FILE));
 }
 

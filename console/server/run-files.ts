@@ -1,8 +1,10 @@
 // Reading the runs folder safely: a path a client names must stay inside it (after resolving dot
 // segments and symbolic links), and the folder is walked to a bounded depth without following
-// links, so a link inside runs never leads the console anywhere else.
-import { existsSync, readFileSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+// links, so a link inside runs never leads the console anywhere else. Files are read through
+// run-file-read.ts: regular files inside runs only, capped, never blocking.
+import { existsSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { isInside as contains, readRunFile } from './run-file-read.js';
 
 /** `rel` resolved inside `runs`, or null when it would leave it. Follows links of existing paths. */
 export function resolveInside(runs: string, rel: string): string | null {
@@ -25,10 +27,6 @@ export function relativeToRuns(runs: string, abs: string): string {
 export function realRoot(runs: string): string {
   const abs = resolve(runs);
   return existsSync(abs) ? realpathSync(abs) : abs;
-}
-
-function contains(root: string, abs: string): boolean {
-  return abs === root || abs.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /**
@@ -59,21 +57,17 @@ export function listDir(dir: string): Dirent[] | null {
 }
 
 /**
- * A file's text, or null when there is no such file. The console reads every file through here;
- * an artifact with a reader of its own (beside its writer, with the writer's schema) gets the text.
+ * The text of a file under `runs`, or null when there is no such file. The console reads every file
+ * through here; an artifact with a reader of its own (beside its writer, with the writer's schema)
+ * gets the text. A link out of runs, a FIFO or a file over the cap throws RefusedRunFileError.
  */
-export function readTextOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT' || (err as { code?: string }).code === 'ENOTDIR') return null;
-    throw err;
-  }
+export function readTextOrNull(runs: string, path: string): string | null {
+  return readRunFile(realRoot(runs), path);
 }
 
 /** A JSON file's content, or null when there is no such file. A file that does not parse is an error. */
-export function readJsonOrNull<T = unknown>(path: string): T | null {
-  const text = readTextOrNull(path);
+export function readJsonOrNull<T = unknown>(runs: string, path: string): T | null {
+  const text = readTextOrNull(runs, path);
   return text === null ? null : (JSON.parse(text) as T);
 }
 

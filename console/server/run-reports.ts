@@ -89,7 +89,7 @@ export function findRunReports(runs: string, read: RunReportReader): FoundRunRep
 
 function readReport(runs: string, dir: string, read: RunReportReader): RunReportRead | null {
   try {
-    const text = readTextOrNull(join(dir, 'report.json'));
+    const text = readTextOrNull(runs, join(dir, 'report.json'));
     return text === null ? null : read(text, join(relativeToRuns(runs, dir), 'report.json'));
   } catch {
     return null;

@@ -4,12 +4,12 @@
 // state kept outside the database. The caller listens: `await (await createConsoleServer(o)).listen()`.
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { SkillStore } from '../../skills/store/skill-store.js';
 import { installErrorHandler } from './api-error.js';
 import { installAuth } from './auth.js';
-import { failureLimiter } from './failure-limit.js';
+import { AttemptBudget } from './attempt-budget.js';
+import type { WorkBound } from './bounded-work.js';
 import { liveRoutes, type LiveOptions } from './live.js';
 import { runRoutes } from './run-routes.js';
 import type { RunReportReader } from './run-reports.js';
@@ -17,7 +17,7 @@ import { registerSecurityHeaders } from './security-headers.js';
 import { SessionStore } from './sessions.js';
 import { sessionRoutes } from './session-routes.js';
 import { skillRoutes } from './skill-routes.js';
-import { verifyTokenAsync } from './tokens.js';
+import { tokenCheck } from './token-check.js';
 import { registerWeb } from './web-static.js';
 
 export interface ConsoleServerOptions {
@@ -35,8 +35,10 @@ export interface ConsoleServerOptions {
   /** The address the caller will listen on (default 127.0.0.1); on loopback, non-loopback Host names are refused. */
   readonly host?: string;
   readonly logger?: boolean;
-  /** Failed logins per client address and window before 429 (default 5 a minute). */
-  readonly loginFailures?: { readonly max: number; readonly windowMs: number };
+  /** Failed checks of tokens (counted before the check) per client address and window, before 429 (default 5 a minute). */
+  readonly loginAttempts?: { readonly max: number; readonly windowMs: number };
+  /** How many token hashes run at once and wait, across all clients, before 503 (token-check.ts). */
+  readonly tokenHashing?: WorkBound;
   /** Timings of GET /api/live (tests shorten them). */
   readonly live?: LiveOptions;
 }
@@ -67,12 +69,11 @@ async function setUp(app: FastifyInstance, store: SkillStore, o: ConsoleServerOp
   installErrorHandler(app);
   await registerSecurityHeaders(app);
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
   const sessions = new SessionStore();
-  const limiter = failureLimiter(app, o.loginFailures ?? { max: 5, windowMs: 60_000 });
-  const verify = (token: string) => verifyTokenAsync(store.db, token);
-  installAuth(app, { sessions, verify, limiter, host: o.host ?? '127.0.0.1' });
-  sessionRoutes(app, { sessions, verify, limiter });
+  const budget = new AttemptBudget(o.loginAttempts ?? { max: 5, windowMs: 60_000 });
+  const check = tokenCheck(store.db, budget, o.tokenHashing);
+  installAuth(app, { sessions, check, host: o.host ?? '127.0.0.1' });
+  sessionRoutes(app, { sessions, check });
   skillRoutes(app, store, runs);
   runRoutes(app, runs, o.readRunReport);
   liveRoutes(app, runs, o.live);

@@ -1,33 +1,27 @@
 // Logging in and out. POST /api/login trades a token for a session cookie (HttpOnly, so page
 // scripts never see it; SameSite=Strict, so other sites' pages never send it; Secure whenever the
 // request came over TLS) and answers the session's CSRF token, which the page sends back as
-// `x-csrf-token`. Failed logins count against the client's address (failure-limit.ts). Answers and
+// `x-csrf-token`. Tokens are checked within the client address's attempt budget (token-check.ts). Answers and
 // the login body are the API contract's types.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { LoginAnswer, LoginBody, LogoutAnswer, Session } from '../contract/index.js';
 import { badRequest, unauthorized } from './api-error.js';
 import { principalOf } from './auth.js';
-import type { FailureLimiter } from './failure-limit.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, type SessionStore } from './sessions.js';
-import type { TokenOwner } from './tokens.js';
+import type { TokenCheck } from './token-check.js';
 
 export interface SessionRouteOptions {
   readonly sessions: SessionStore;
-  readonly verify: (token: string) => Promise<TokenOwner | null>;
-  readonly limiter: FailureLimiter;
+  readonly check: TokenCheck;
 }
 
 export function sessionRoutes(app: FastifyInstance, o: SessionRouteOptions): void {
   app.post('/api/login', { config: { access: 'public' } }, async (request, reply): Promise<LoginAnswer> => {
-    await o.limiter.check(request);
     // the body is whatever the client sent: a LoginBody once its token is checked here
     const token = (request.body as Partial<Record<keyof LoginBody, unknown>> | undefined)?.token;
     if (typeof token !== 'string' || token.length === 0) throw badRequest('the body must be {"token": "<token>"}');
-    const owner = await o.verify(token);
-    if (!owner) {
-      await o.limiter.fail(request);
-      throw unauthorized('unknown or invalid token');
-    }
+    const owner = await o.check(request, token);
+    if (!owner) throw unauthorized('unknown or invalid token');
     const session = o.sessions.create(owner.name, owner.role);
     setSessionCookie(reply, session.id);
     return { name: session.name, role: session.role, csrf: session.csrf };

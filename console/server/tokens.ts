@@ -79,14 +79,38 @@ export function verifyToken(db: Db | string, token: string): TokenOwner | null {
 
 /** verifyToken without blocking the event loop: scrypt runs on libuv's thread pool. */
 export async function verifyTokenAsync(db: Db, token: string): Promise<TokenOwner | null> {
-  if (!TOKEN_SHAPE.test(token)) return null;
+  const found = await findTokenAsync(db, token);
+  return found && { name: found.name, role: found.role };
+}
+
+/** A stored token's owner with the hash it matched (what tokenStillStored checks later). */
+export interface MatchedToken extends TokenOwner {
+  readonly hash: string;
+}
+
+/** The row `token` matches, found by hashing it with each row's salt (off the event loop), or null. */
+export async function findTokenAsync(db: Db, token: string): Promise<MatchedToken | null> {
+  if (!isTokenShaped(token)) return null;
   for (const row of rows(db)) {
     const parsed = decodeHash(row.hash);
     if (!parsed) continue;
     const derived = await scryptAsync(token, row.salt, parsed.key.length, parsed.cost);
-    if (timingSafeEqual(derived, parsed.key)) return owner(row);
+    if (timingSafeEqual(derived, parsed.key)) return { name: row.name, role: row.role, hash: row.hash };
   }
   return null;
+}
+
+/** Whether the row a token matched is still in the store as it was (not revoked, not re-made). */
+export function tokenStillStored(db: Db, matched: MatchedToken): boolean {
+  const row = db.prepare('SELECT role, hash FROM console_tokens WHERE name = ?').get(matched.name) as
+    | Pick<TokenRow, 'role' | 'hash'>
+    | undefined;
+  return row !== undefined && row.hash === matched.hash && row.role === matched.role;
+}
+
+/** Whether `token` has the shape of a token at all (checked before any hashing). */
+export function isTokenShaped(token: string): boolean {
+  return TOKEN_SHAPE.test(token);
 }
 
 /** Every token's name, role and creation time (never a hash). */

@@ -15,12 +15,23 @@ const BUSY_TIMEOUT_MS = 10_000;
 
 export type Db = Database.Database;
 
-export function openDatabase(path: string): Db {
+export interface OpenOptions {
+  /**
+   * Whether a missing store is created (with its folders). Commands that only read or move what is
+   * there say no: a mistyped path is refused rather than answered from a new, empty store.
+   */
+  readonly create?: boolean;
+}
+
+export function openDatabase(path: string, o: OpenOptions = {}): Db {
+  const create = o.create ?? true;
   if (existsSync(path) && statSync(path).isDirectory()) throw new SkillInputError(`${path} is a directory, not a skill store`);
-  mkdirSync(dirname(path), { recursive: true });
+  if (!create && !existsSync(path))
+    throw new SkillInputError(`${path}: no skill store there (check the path; zetta skills add creates one)`);
+  if (create) mkdirSync(dirname(path), { recursive: true });
   let db: Db;
   try {
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS, fileMustExist: !create });
   } catch (err) {
     throw refused(path, err);
   }

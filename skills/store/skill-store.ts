@@ -6,7 +6,7 @@ import { canonicalJson, sha256 } from '../../evolution/campaign/artifacts.js';
 import { SkillInputError } from '../errors.js';
 import { nextState, type SkillAction, type SkillState } from '../lifecycle.js';
 import { contentSha, skillId, type BundleFile, type SkillContent } from '../skill.js';
-import { openDatabase, type Db } from './open.js';
+import { openDatabase, type Db, type OpenOptions } from './open.js';
 
 export interface SkillRecord {
   readonly id: string;
@@ -50,13 +50,14 @@ export class SkillStore {
     readonly db: Db,
   ) {}
 
-  static open(path: string): SkillStore {
-    return new SkillStore(path, openDatabase(path));
+  /** Opens the store at `path`, creating it when missing unless `o.create` is false. */
+  static open(path: string, o: OpenOptions = {}): SkillStore {
+    return new SkillStore(path, openDatabase(path, o));
   }
 
   /** Opens the store, runs `f` with it, and closes it whatever `f` does. */
-  static using<T>(path: string, f: (store: SkillStore) => T): T {
-    const store = SkillStore.open(path);
+  static using<T>(path: string, f: (store: SkillStore) => T, o: OpenOptions = {}): T {
+    const store = SkillStore.open(path, o);
     try {
       return f(store);
     } finally {
