@@ -35,6 +35,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'run Zetta as a ROS 2 node between a policy server and a robot',
     load: async () => (await import('./commands/ros2.js')).ros2Command,
   },
+  'sim-robot': {
+    summary: 'run the embedded tabletop as a ROS 2 robot (a simulated arm for zetta ros2)',
+    load: async () => (await import('./commands/sim-robot.js')).simRobotCommand,
+  },
   bench: {
     summary: 'benchmarks of the hot paths (medians, p99, ratio to a baseline)',
     load: async () => (await import('./commands/bench.js')).benchCommand,

@@ -78,9 +78,13 @@ export class CommandOutput {
     else this.gripperGoals = graph.actionClient(g.type, g.action);
   }
 
-  /** Publishes the motion part of `action` and the gripper command. */
+  /**
+   * Publishes the gripper command, then the motion part of `action`: the motion command closes the
+   * period (a simulated robot in lockstep steps on it), so the gripper's goes out first.
+   */
   publish(action: Float32Array): void {
     const cmd = this.config.outputs.command;
+    this.publishGripper(action[6]!);
     if (this.trajectory) this.publishTrajectory(action);
     else {
       const t = this.twist;
@@ -96,7 +100,6 @@ export class CommandOutput {
       this.commandPub.publish(t);
       this.tap(cmd.topic, cmd.type, t);
     }
-    this.publishGripper(action[6]!);
   }
 
   /** Zero motion, gripper as last commanded: the watchdog's and e-stop's hold. */

@@ -96,6 +96,8 @@ export const ROS2_CONFIG_SCHEMA = z.strictObject({
   /** What the policy reads: the task world's own encoding (the embedded policy), or openpi's LIBERO keys. */
   policy_input: z.enum(['task-world', 'libero']).default('task-world'),
   control_hz: positive.max(1000).default(20),
+  /** Run on a simulator's /clock, one tick per simulated period in lockstep with it (sim-time.ts). */
+  use_sim_time: z.boolean().default(false),
   execute_steps: z.int().min(1).default(5),
   prefetch_threshold: z.int().min(0).default(2),
   merge: z.enum(['replace', 'blend']).default('replace'),

@@ -103,6 +103,11 @@ export interface DiagnosticArray {
   status: DiagnosticStatus[];
 }
 
+/** rosgraph_msgs/Clock: a simulator's time, which nodes with use_sim_time run on. */
+export interface ClockMessage {
+  clock: Time;
+}
+
 export interface TriggerResponse {
   success: boolean;
   message: string;
@@ -131,12 +136,21 @@ export const OUTPUT_TYPES = {
   trigger: 'std_srvs/Trigger',
 } as const;
 
+/** A simulator's clock topic and its type. */
+export const CLOCK_TOPIC = '/clock';
+export const CLOCK_TYPE = 'rosgraph_msgs/Clock';
+
 /** A clock reading (ms) as a ROS stamp. */
 export function stampOf(ms: number, out: Time): Time {
   const sec = Math.floor(ms / 1000);
   out.sec = sec;
   out.nanosec = Math.round((ms - sec * 1000) * 1e6);
   return out;
+}
+
+/** A ROS stamp as milliseconds (the inverse of stampOf, exact for stamps stampOf wrote). */
+export function msOf(t: Time): number {
+  return t.sec * 1000 + t.nanosec / 1e6;
 }
 
 export function header(frameId: string): Header {

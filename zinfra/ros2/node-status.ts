@@ -108,4 +108,6 @@ export interface TickEvent {
   readonly decision?: { kind: string; recovery?: string; reason?: string };
   /** Why the node held without asking the critic (watchdog, latch, policy link). */
   readonly hold?: string;
+  /** The state's age when the command went out (ms, node clock): robot state received → command published. */
+  readonly latency_ms?: number;
 }

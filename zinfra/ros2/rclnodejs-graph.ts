@@ -26,18 +26,32 @@ interface RclNode {
     options: object,
     callback: (request: unknown, response: { template: TriggerResponse; send(r: TriggerResponse): void }) => void,
   ): unknown;
+  createClient(type: string, name: string): RclClient;
+  countSubscribers(topic: string): number;
+  countPublishers(topic: string): number;
   declareParameter(parameter: unknown): unknown;
-  addOnSetParametersCallback(callback: (parameters: { name: string; value: unknown }[]) => { successful: boolean; reason: string }): void;
+  addPreSetParametersCallback(callback: (parameters: RclParameter[]) => RclParameter[]): void;
+  addOnSetParametersCallback(callback: (parameters: RclParameter[]) => { successful: boolean; reason: string }): void;
   spin(): void;
   destroy(): void;
+}
+interface RclParameter {
+  readonly name: string;
+  readonly type: number;
+  readonly value: unknown;
+}
+interface RclClient {
+  waitForService(timeoutMs: number): Promise<boolean>;
+  sendRequestAsync(request: unknown, options: { timeout: number }): Promise<unknown>;
 }
 interface Rclnodejs {
   init(): Promise<void>;
   shutdown(): void;
+  removeSignalHandlers(): void;
   Node: new (name: string) => RclNode;
   ActionClient: new (node: RclNode, type: string, name: string) => { sendGoal(goal: unknown): Promise<unknown> };
   Parameter: new (name: string, type: number, value: unknown) => unknown;
-  ParameterType: { PARAMETER_DOUBLE: number };
+  ParameterType: { PARAMETER_INTEGER: number; PARAMETER_DOUBLE: number };
   QoS: { profileSensorData: unknown; profileServicesDefault: unknown; profileDefault: unknown };
 }
 
@@ -86,6 +100,15 @@ export class RclnodejsGraph implements RosGraph {
     private readonly node: RclNode,
     readonly nodeName: string,
   ) {
+    // The node's parameters are numbers: `ros2 param set /zetta stale_state_ms 80` sends an integer,
+    // taken as the double it stands for (any other type still meets the type check, with its reason).
+    node.addPreSetParametersCallback((parameters) =>
+      parameters.map((p) =>
+        this.checks.has(p.name) && p.type === rcl.ParameterType.PARAMETER_INTEGER
+          ? (new rcl.Parameter(p.name, rcl.ParameterType.PARAMETER_DOUBLE, Number(p.value)) as RclParameter)
+          : p,
+      ),
+    );
     node.addOnSetParametersCallback((parameters) => {
       for (const p of parameters) {
         const refused = this.checks.get(p.name)?.(Number(p.value));
@@ -97,6 +120,9 @@ export class RclnodejsGraph implements RosGraph {
 
   static async open(nodeName: string): Promise<RclnodejsGraph> {
     const rcl = await loadRclnodejs();
+    // rclnodejs shuts the context down on SIGINT by itself; the node must still publish its hold and
+    // close its bag then, so the process's own handlers (`zetta ros2`) decide when it ends.
+    rcl.removeSignalHandlers();
     contextReady ??= rcl.init();
     contextUsers++;
     await contextReady;
@@ -143,6 +169,22 @@ export class RclnodejsGraph implements RosGraph {
     // only (a fixed parameter refuses every set, its own declaration included), so it is armed after.
     this.node.declareParameter(new this.rcl.Parameter(name, this.rcl.ParameterType.PARAMETER_DOUBLE, value));
     this.checks.set(name, onSet);
+  }
+
+  /**
+   * Calls a service as `ros2 service call` does (the operator's side: tests, a simulated robot).
+   * Throws when no server answers within `timeoutMs`.
+   */
+  async callService<Response>(type: string, name: string, request: unknown, timeoutMs = 5000): Promise<Response> {
+    const client = this.node.createClient(interfaceName(type, 'srv'), resolveName(this.nodeName, name));
+    if (!(await client.waitForService(timeoutMs))) throw new Error(`no ${type} server at ${name} within ${timeoutMs} ms`);
+    return (await client.sendRequestAsync(request, { timeout: timeoutMs })) as Response;
+  }
+
+  /** Endpoints on the graph for `topic`, as `ros2 topic info` counts them. */
+  endpointCount(topic: string, role: 'publishers' | 'subscribers'): number {
+    const name = resolveName(this.nodeName, topic);
+    return role === 'publishers' ? this.node.countPublishers(name) : this.node.countSubscribers(name);
   }
 
   async close(): Promise<void> {

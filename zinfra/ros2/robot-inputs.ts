@@ -9,7 +9,7 @@ import type { NdArray } from '../../protocol/ndarray.js';
 import type { NodeClock } from './clock.js';
 import type { Ros2Config } from './config.js';
 import type { QosProfile, RosGraph } from './graph.js';
-import { INPUT_TYPES, type JointState, type Pose, type PoseArray, type PoseStamped, type TFMessage } from './messages.js';
+import { INPUT_TYPES, msOf, type JointState, type Pose, type PoseArray, type PoseStamped, type TFMessage } from './messages.js';
 import { TfChain } from './tf-chain.js';
 import {
   compressedToRgb,
@@ -46,6 +46,8 @@ export class RobotInputs {
   poseAt = -Infinity;
   gripperAt = -Infinity;
   objectsAt = -Infinity;
+  /** The header stamps (ms) of the latest pose, fingers and objects: a simulated robot's time, for lockstep. */
+  readonly stampsMs = { pose: Number.NaN, gripper: Number.NaN, objects: Number.NaN };
   private readonly obs: { state: Float32Array; objects: Float32Array; t: number; prompt: string };
   private readonly position = new Float64Array(3);
   private readonly quat = new Float64Array(4);
@@ -87,15 +89,26 @@ export class RobotInputs {
     if (gripperTopic !== undefined && gripperTopic !== inputs.joint_state.topic)
       on<JointState>(INPUT_TYPES.jointState, gripperTopic, (m) => this.takeFingers(m));
     const pose = inputs.ee_pose;
-    if (pose.type === INPUT_TYPES.pose) on<PoseStamped>(pose.type, pose.topic, (m) => this.takePose(m.pose));
+    if (pose.type === INPUT_TYPES.pose)
+      on<PoseStamped>(pose.type, pose.topic, (m) => {
+        this.takePose(m.pose);
+        this.stampsMs.pose = msOf(m.header.stamp);
+      });
     else {
       const chain = new TfChain(pose.parent_frame, pose.child_frame);
       on<TFMessage>(pose.type, pose.topic, (m) => {
-        if (chain.absorb(m) && chain.lookup(this.position, this.quat)) this.writePose();
+        if (!(chain.absorb(m) && chain.lookup(this.position, this.quat))) return;
+        this.writePose();
+        const last = m.transforms.at(-1);
+        if (last) this.stampsMs.pose = msOf(last.header.stamp);
       });
     }
     const objects = inputs.objects;
-    if (objects) on<PoseArray>(objects.type, objects.topic, (m) => this.takeObjects(m));
+    if (objects)
+      on<PoseArray>(objects.type, objects.topic, (m) => {
+        this.takeObjects(m);
+        this.stampsMs.objects = msOf(m.header.stamp);
+      });
     for (const [i, cam] of inputs.cameras.entries()) {
       const slot = this.images[i]!;
       if (cam.type === INPUT_TYPES.image) on<RawImageMessage>(cam.type, cam.topic, (m) => takeFrame(slot, () => rawToRgb(m)));
@@ -127,6 +140,7 @@ export class RobotInputs {
     this.state[6] = m.position[i]!;
     this.state[7] = m.position[j]!;
     this.gripperAt = this.clock.now();
+    this.stampsMs.gripper = msOf(m.header.stamp);
   }
 
   private takePose(p: Pose): void {

@@ -261,6 +261,7 @@ export class Ros2Node {
       proposed: c.proposed && c.fromChunk ? Array.from(c.proposed) : null,
       sent: Array.from(sent),
       source: c.source,
+      latency_ms: this.inputs.stateAge(),
       ...(described
         ? { proposals: described.proposals.map((p) => ({ ruleId: p.ruleId, proposal: p.proposal })), decision: described.decision }
         : {}),

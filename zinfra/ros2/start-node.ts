@@ -1,6 +1,7 @@
 // Everything `zetta ros2` starts, in the order that makes failures cheap: the config (refused with
 // the field named), the critic bundle, the policy (a server that is not there fails here), and only
-// then the ROS 2 graph. On a robot the node runs in real time on the wall clock.
+// then the ROS 2 graph. On a robot the node runs in real time on the wall clock; beside a simulator
+// with `use_sim_time`, in lockstep on its /clock.
 import type { World } from '../../sim/world.js';
 import { loadWorld, resolveWorld } from '../../sim/worlds.js';
 import { openPolicy } from '../policy/open-policy.js';
@@ -12,6 +13,7 @@ import { liberoEncoder } from './libero-encoder.js';
 import { runAtRate, type LoopHandle } from './node-loop.js';
 import { openRobotGovernance, type RobotGovernance } from './robot-critic.js';
 import { Ros2Node } from './ros2-node.js';
+import { runInSimTime, SimClock } from './sim-time.js';
 
 export interface RunningNode {
   readonly node: Ros2Node;
@@ -68,14 +70,15 @@ export async function startRos2Node(config: Ros2Config, options: StartOptions = 
     await policy.close();
     throw err;
   }
-  const clock = options.clock ?? wallClock;
+  const simClock = config.use_sim_time ? new SimClock() : undefined;
+  const clock = options.clock ?? simClock ?? wallClock;
   const node = new Ros2Node({
     config,
     graph,
     clock,
     policy,
     governance,
-    timing: 'realtime',
+    timing: simClock ? 'lockstep' : 'realtime',
     policyLabel: config.policy,
     encoder: config.policy_input === 'libero' ? liberoEncoder() : world.policyEncoder(),
     features: world.perception!.features(), // prepareNode refused a world without one
@@ -83,7 +86,7 @@ export async function startRos2Node(config: Ros2Config, options: StartOptions = 
   });
   node.start();
   await node.beginEpisode();
-  const loop = runAtRate(() => node.tick(), config.control_hz, clock);
+  const loop = simClock ? runInSimTime(node, graph, simClock) : runAtRate(() => node.tick(), config.control_hz, clock);
   return {
     node,
     loop,

@@ -1,4 +1,4 @@
-// On a machine with a sourced ROS 2 (ROS_DISTRO set) and rclnodejs installed: the node on a real
+// On a machine with a sourced ROS 2 (ROS_DISTRO set) and a loadable rclnodejs: the node on a real
 // ROS 2 graph, wall clock, a scripted policy (a test double) — state published by a second node
 // reaches it over DDS, twists come back at the control rate, ~/estop and ~/resume answer. Skipped,
 // with the reason in its name, everywhere else.
@@ -11,15 +11,17 @@ import { runAtRate } from '../../../zinfra/ros2/node-loop.js';
 import { RclnodejsGraph } from '../../../zinfra/ros2/rclnodejs-graph.js';
 import { openRobotGovernance } from '../../../zinfra/ros2/robot-critic.js';
 import { Ros2Node } from '../../../zinfra/ros2/ros2-node.js';
+import { realGraphMissing, useDomain } from './real-graph-support.js';
 import { ScriptedPolicy } from './scripted-policy.js';
 import { FINGER_JOINTS, SIM_TOPICS, simulatedRobotConfig } from './simulated-robot.js';
 
-const HAS_ROS = process.env.ROS_DISTRO !== undefined;
-const TITLE = HAS_ROS
-  ? `the node on a real ROS 2 ${process.env.ROS_DISTRO} graph through rclnodejs`
-  : 'the node on a real ROS 2 graph (skipped: ROS_DISTRO is not set; source /opt/ros/<distro>/setup.bash and npm install rclnodejs to run it)';
+const missing = await realGraphMissing();
+useDomain(11);
+const TITLE = missing
+  ? `the node on a real ROS 2 graph (skipped: ${missing}; source a ROS 2 installation and install rclnodejs to run it)`
+  : `the node on a real ROS 2 ${process.env.ROS_DISTRO} graph through rclnodejs`;
 
-describe.skipIf(!HAS_ROS)(TITLE, () => {
+describe.skipIf(missing !== null)(TITLE, () => {
   it('gets robot state over DDS and publishes twists at the control rate; ~/estop holds, ~/resume releases', async () => {
     const config = parseRos2Config(simulatedRobotConfig('spatial/left_cube_in_bowl', { critic: 'none', node_name: 'zetta_it' }));
     const graph = await RclnodejsGraph.open('zetta_it');
@@ -59,7 +61,8 @@ describe.skipIf(!HAS_ROS)(TITLE, () => {
     try {
       await new Promise((r) => setTimeout(r, 2000));
       expect(twists.length).toBeGreaterThan(25); // ≈ 40 in 2 s; DDS discovery takes some
-      expect(twists.at(-1)!.twist.linear.x).toBeGreaterThan(0);
+      // Driving: most ticks carry the policy's +x (a loaded machine may hold a tick on a late state).
+      expect(twists.filter((t) => t.twist.linear.x > 0).length).toBeGreaterThan(twists.length / 2);
       node.latch.estopNow();
       await new Promise((r) => setTimeout(r, 300));
       expect(twists.at(-1)!.twist.linear.x).toBe(0);
