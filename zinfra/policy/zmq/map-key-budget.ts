@@ -32,6 +32,9 @@ export function countMapKeys(bytes: Uint8Array, budget: number): number {
       skip = r.skip;
       children = r.children;
     }
+    // more values declared than bytes left to hold them (each takes one at least): a malformed or
+    // truncated frame, not a large one; the decoder says MALFORMED
+    if (children > bytes.length - pos) return keys;
     if (b >= 0x80 && b <= 0x8f) keys += b & 0x0f;
     else if (b === 0xde || b === 0xdf) keys += children / 2;
     if (keys > budget) return budget + 1;

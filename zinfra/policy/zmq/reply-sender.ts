@@ -3,7 +3,8 @@
 // `peerSendLimit` messages (ZeroMQ's send high-water mark), and a reply that finds it full is
 // dropped, counted, and told on the server's log with the limit named. Nothing waits for a slow
 // peer (send never blocks: sendTimeout 0), so one deaf client neither grows the server nor delays
-// the replies to the others, and no queue of pending sends builds up in JavaScript.
+// the replies to the others. zeromq.js allows one send in progress per socket (a second one fails
+// with EBUSY), so sends are chained; each settles at once, so the chain never grows.
 import type { Router } from 'zeromq';
 
 /** Replies one peer may have waiting in the server before more are dropped. */
@@ -29,6 +30,7 @@ export class ReplySender {
   readonly stats: ReplySenderStats = { sent: 0, dropped: 0, unroutable: 0 };
   /** Drops per peer since its last reply got through (logged at 1, 10, 100, ...). */
   private readonly dropsByPeer = new Map<string, number>();
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly socket: Router,
@@ -38,10 +40,19 @@ export class ReplySender {
 
   send(route: Buffer[], payload: Buffer): void {
     if (this.socket.closed) return;
-    this.socket.send([...route, payload]).then(
-      () => this.delivered(route),
-      (err: unknown) => this.failed(route, err),
+    this.tail = this.tail.then(() =>
+      this.socket.closed
+        ? undefined
+        : this.socket.send([...route, payload]).then(
+            () => this.delivered(route),
+            (err: unknown) => this.failed(route, err),
+          ),
     );
+  }
+
+  /** Resolves once every reply queued so far was handed to ZeroMQ or dropped. */
+  flushed(): Promise<void> {
+    return this.tail;
   }
 
   private delivered(route: Buffer[]): void {

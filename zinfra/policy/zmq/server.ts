@@ -102,6 +102,7 @@ export class PolicyServer {
     this.closed = true;
     this.scheduler.drain(() => new ProtocolError('SHUTTING_DOWN', 'server is closing'));
     await new Promise((r) => setImmediate(r)); // let the drained requests' error replies be queued
+    await this.sender.flushed();
     this.socket.close();
     await this.loop;
   }
