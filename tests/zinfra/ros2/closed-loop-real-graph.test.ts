@@ -9,12 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../../../measure/evaluation.js';
-import { world as tabletop } from '../../../sim/tabletop/tabletop-world.js';
 import { openPolicy } from '../../../zinfra/policy/open-policy.js';
 import type { StringMessage } from '../../../zinfra/ros2/messages.js';
 import { RclnodejsGraph } from '../../../zinfra/ros2/rclnodejs-graph.js';
-import { resolveCriticSpec } from '../../../zinfra/runtime/open-critic.js';
+import { EPISODES, FIRST_SEED, PERTURBATIONS, TASK, evalReference } from './closed-loop-reference.js';
 import { realGraphMissing, useDomain, startPolicyServer, startZetta, type ZettaProcess } from './real-graph-support.js';
 import { simulatedRobotConfig } from './simulated-robot.js';
 
@@ -23,11 +21,6 @@ useDomain(13);
 const TITLE = missing
   ? `the closed loop over DDS: policy server, zetta ros2, zetta sim-robot (skipped: ${missing}; source a ROS 2 installation and install rclnodejs to run it)`
   : `the closed loop over DDS on ROS 2 ${process.env.ROS_DISTRO}: policy server, zetta ros2, zetta sim-robot as separate processes`;
-
-const TASK = 'spatial/left_cube_in_bowl';
-const PERTURBATIONS = ['position-shift', 'sensor-noise-delay'] as const;
-const EPISODES = 10;
-const FIRST_SEED = 1000;
 
 interface RobotEpisode {
   seed: number;
@@ -72,20 +65,7 @@ describe.skipIf(missing !== null)(TITLE, () => {
     try {
       await node.waitFor(new RegExp(`node /${name} running`), 60_000);
       for (const perturbationName of PERTURBATIONS) {
-        const perturbation = tabletop.resolvePerturbation(perturbationName);
-        const evalResult = await evaluate(
-          {
-            tasks: [TASK],
-            episodesPerTask: EPISODES,
-            firstSeed: FIRST_SEED,
-            perturbation,
-            policy: 'embedded',
-            executeSteps: 5,
-            recordDir: undefined,
-            critic: resolveCriticSpec('default'),
-          },
-          { workers: 1, hostPolicy: policy },
-        );
+        const evalResult = await evalReference(perturbationName, policy);
         const overDds = await robotEpisodes(['--seed', String(FIRST_SEED), '--episodes', String(EPISODES), '--perturb', perturbationName]);
         const evalOutcomes = evalResult.outcomes.map((o) => ({ seed: o.seed, success: o.success, steps: o.steps }));
         const sameSteps = overDds.filter((e, i) => e.steps === evalOutcomes[i]!.steps).length;

@@ -6,16 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { world as tabletop } from '../../../sim/tabletop/tabletop-world.js';
 import { openPolicy } from '../../../zinfra/policy/open-policy.js';
 import type { Policy } from '../../../zinfra/policy/policy.js';
-import { evaluate } from '../../../measure/evaluation.js';
-import { resolveCriticSpec } from '../../../zinfra/runtime/open-critic.js';
+import { EPISODES, FIRST_SEED, PERTURBATIONS, TASK, evalReference } from './closed-loop-reference.js';
 import { nodeOnMemoryGraph, runGraphEpisode } from './node-harness.js';
 import type { StringMessage, TwistStamped } from '../../../zinfra/ros2/messages.js';
 import { SIM_TOPICS, SimulatedTabletopRobot, simulatedRobotConfig } from './simulated-robot.js';
-
-const TASK = 'spatial/left_cube_in_bowl';
-const PERTURBATIONS = ['position-shift', 'sensor-noise-delay'] as const;
-const EPISODES = 10;
-const FIRST_SEED = 1000;
 
 let policy: Policy;
 /** Recovery ticks that reached the command topic, per perturbation. */
@@ -32,19 +26,7 @@ describe('closed loop through the in-memory ROS 2 graph (test double)', () => {
     `succeeds on ${TASK} under %s within the Wilson interval of eval at the same seeds`,
     async (name) => {
       const perturbation = tabletop.resolvePerturbation(name);
-      const evalResult = await evaluate(
-        {
-          tasks: [TASK],
-          episodesPerTask: EPISODES,
-          firstSeed: FIRST_SEED,
-          perturbation,
-          policy: 'embedded',
-          executeSteps: 5,
-          recordDir: undefined,
-          critic: resolveCriticSpec('default'),
-        },
-        { workers: 1, hostPolicy: policy },
-      );
+      const evalResult = await evalReference(name, policy);
       const h = nodeOnMemoryGraph(simulatedRobotConfig(TASK), policy, 'lockstep');
       const robot = await SimulatedTabletopRobot.create(h.bus);
       const twists = h.bus.capture<TwistStamped>('geometry_msgs/TwistStamped', SIM_TOPICS.twist);
