@@ -4,6 +4,7 @@
 // and what the queue costs per episode: the coordinator's enqueue, result and recording work (wall
 // and CPU), Redis's own command time and the memory a kept result takes. README (zinfra/queue) turns
 // these into how far one Redis and one coordinator go.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { RedisCommands } from '../zinfra/queue/connections.js';
 import { QUEUE_NAME, jobIdsFor } from '../zinfra/queue/job-schema.js';
 import { openQueueCoordinator } from '../zinfra/queue/queue-coordinator.js';
 import type { QueueCostSummary } from '../zinfra/queue/queue-costs.js';
+import { KEY_ENV, KEY_FILE_ENV } from '../zinfra/queue/queue-key.js';
 import { parseRedisUrl } from '../zinfra/queue/redis-url.js';
 import { evaluate, planJobs, type EvaluationPlan } from '../measure/evaluation.js';
 import { resolveCriticSpec } from '../zinfra/runtime/open-critic.js';
@@ -66,6 +68,8 @@ interface QueuedRun {
 
 export async function benchCluster(o: ClusterBenchOptions): Promise<ClusterBenchResult> {
   const own = o.queue ? undefined : await RedisProcess.start();
+  // its own Redis and workers share a key made for this run; a queue of the user's uses the user's key
+  if (own && !process.env[KEY_ENV] && !process.env[KEY_FILE_ENV]) process.env[KEY_ENV] = randomBytes(32).toString('hex');
   const url = o.queue ?? own!.url;
   const dir = mkdtempSync(join(tmpdir(), 'zetta-cluster-bench-'));
   const commands = new RedisCommands(parseRedisUrl(url));

@@ -1,4 +1,4 @@
-// `--queue redis://HOST:PORT` and what goes with it: on eval, evolve and run the command becomes a
+// `--queue redis://HOST:PORT` (or rediss://, with a user and password) and what goes with it: on eval, evolve and run the command becomes a
 // coordinator whose episodes run on `zetta worker` processes; on `zetta worker` it names the queue to
 // take jobs from. A queue that cannot be used (bad URL, no Redis there, workers of another version)
 // is one line and exit code 2, never a hang.
@@ -11,7 +11,7 @@ import { MAX_WORKERS } from './table.js';
 
 export const queue = text('queue', {
   metavar: 'redis://HOST:PORT',
-  help: 'run the episodes as jobs on a Redis queue, taken by `zetta worker` processes\n(same seeds, same results as a local run; a restart with the same command resumes)',
+  help: 'run the episodes as jobs on a Redis queue, taken by `zetta worker` processes\n(same seeds, same results as a local run; a restart with the same command resumes);\nredis://USER:PASS@HOST:PORT or rediss:// (TLS) too, the password also from\nZETTA_REDIS_PASSWORD; jobs are signed with the key in ZETTA_QUEUE_KEY (or ZETTA_QUEUE_KEY_FILE)',
 });
 
 export const recordings = loaded('recordings', {

@@ -9,11 +9,29 @@ export interface RedisAddress {
   readonly host: string;
   readonly port: number;
   readonly db: number;
+  /** Redis ACL user (`redis://USER:PASS@…`); none: the default user. */
+  readonly username?: string | undefined;
+  /** Never printed: formatRedisUrl masks it, and errors name the address without it. */
+  readonly password?: string | undefined;
+  /** `rediss://`: TLS, the server's certificate checked against Node's CAs (NODE_EXTRA_CA_CERTS adds one). */
+  readonly tls?: boolean | undefined;
+}
+
+/** The options every client of ours is opened with: where, which database, who, and over TLS or not. */
+function clientOptions(address: RedisAddress) {
+  return {
+    host: address.host,
+    port: address.port,
+    db: address.db,
+    ...(address.username ? { username: address.username } : {}),
+    ...(address.password ? { password: address.password } : {}),
+    ...(address.tls ? { tls: { servername: address.host } } : {}),
+  };
 }
 
 /** What BullMQ takes as `connection`: it makes its own clients from these (blocking ones need no retry limit). */
 export function bullConnection(address: RedisAddress): ConnectionOptions {
-  return { host: address.host, port: address.port, db: address.db, maxRetriesPerRequest: null };
+  return { ...clientOptions(address), maxRetriesPerRequest: null };
 }
 
 /** Reconnect delays while Redis is away: a restart that replays its append-only file takes seconds. */
@@ -23,7 +41,7 @@ export class RedisCommands {
   private readonly client: Redis;
 
   constructor(address: RedisAddress) {
-    this.client = new Redis({ host: address.host, port: address.port, db: address.db, retryStrategy, maxRetriesPerRequest: null });
+    this.client = new Redis({ ...clientOptions(address), retryStrategy, maxRetriesPerRequest: null });
     // reported through the commands that fail; a drop while Redis restarts is not an error of ours
     this.client.on('error', () => undefined);
   }
@@ -53,9 +71,7 @@ export class RedisCommands {
  */
 export async function pingOnce(address: RedisAddress, timeoutMs: number): Promise<unknown> {
   const client = new Redis({
-    host: address.host,
-    port: address.port,
-    db: address.db,
+    ...clientOptions(address),
     lazyConnect: true,
     connectTimeout: timeoutMs,
     retryStrategy: () => null,

@@ -2,9 +2,10 @@
 // critic as a local evaluation (episode-job.ts), N at a time, each on its own simulator. BullMQ's
 // lock on an active job is the heartbeat: it is renewed while the episode runs, and a worker that
 // dies stops renewing it, so another worker's stalled-job check puts the job back in the queue.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { loadWorld, type WorldRef } from '../../sim/worlds.js';
@@ -20,10 +21,14 @@ import {
   ProtocolMismatch,
   QUEUE_NAME,
   readJobData,
+  signJobResult,
   type EpisodeJobData,
   type EpisodeJobResult,
 } from './job-schema.js';
+import { JobRefused } from './job-refused.js';
+import type { QueueKey } from './queue-key.js';
 import { checkRedis, formatRedisUrl } from './redis-url.js';
+import { DEFAULT_WORKER_POLICIES, WorkerTrust } from './worker-trust.js';
 import type { RedisAddress } from './connections.js';
 
 export interface EpisodeWorkerOptions {
@@ -34,6 +39,12 @@ export interface EpisodeWorkerOptions {
   readonly lockMs: number;
   /** The world this worker builds for jobs of a world of the same name (its path on this machine). */
   readonly world?: WorldRef | undefined;
+  /** The policy specs jobs may ask for (default: the embedded policy only). */
+  readonly policies?: readonly string[] | undefined;
+  /** The folder jobs with shared recordings may write under; without it they are refused. */
+  readonly recordingsDir?: string | undefined;
+  /** The key jobs must be signed with; results are signed with it too. */
+  readonly key: QueueKey;
   readonly log: (line: string) => void;
 }
 
@@ -55,13 +66,19 @@ export async function startEpisodeWorker(o: EpisodeWorkerOptions): Promise<Runni
   await refuseOtherProtocol(commands, o.address);
   const id = `${hostname()}:${process.pid}`;
   const presence = await announce(commands, id, o.concurrency);
-  const resources = new WorkerResources(o.world);
+  const resources = new WorkerResources();
+  const trust = new WorkerTrust({
+    world: o.world,
+    policies: o.policies ?? DEFAULT_WORKER_POLICIES,
+    recordingsDir: o.recordingsDir,
+    bundleCache: join(resources.scratch, 'bundles'),
+  });
   // BullMQ hands this worker one job more than it runs at once: the next episode is already here
   // when one ends, and its hand-over (recording, completion, fetch) overlaps the next one's run.
   const episodes = pLimit(o.concurrency);
   const worker = new Worker<EpisodeJobData, EpisodeJobResult>(
     QUEUE_NAME,
-    (job) => runEpisodeJob(job, resources, episodes, commands, id, o.log),
+    (job) => runEpisodeJob(job, { resources, trust, key: o.key, episodes, commands, worker: id, log: o.log }),
     {
       connection: bullConnection(o.address),
       concurrency: o.concurrency + 1,
@@ -111,28 +128,43 @@ async function announce(commands: RedisCommands, id: string, concurrency: number
   return timer;
 }
 
-async function runEpisodeJob(
-  job: Job<EpisodeJobData, EpisodeJobResult>,
-  resources: WorkerResources,
-  episodes: LimitFunction,
-  commands: RedisCommands,
-  worker: string,
-  log: (line: string) => void,
-): Promise<EpisodeJobResult> {
-  let data: EpisodeJobData;
+interface JobContext {
+  readonly resources: WorkerResources;
+  readonly trust: WorkerTrust;
+  readonly key: QueueKey;
+  readonly episodes: LimitFunction;
+  readonly commands: RedisCommands;
+  readonly worker: string;
+  readonly log: (line: string) => void;
+}
+
+/** The job's data and the plan this worker runs for it; a job it will not run fails at once, not retried. */
+function admit(job: Job<EpisodeJobData, EpisodeJobResult>, c: JobContext) {
   try {
-    data = readJobData(job.data);
+    const data = readJobData(c.key, job.id ?? '', job.data);
+    return { data, plan: c.trust.planFor(data) };
   } catch (err) {
-    // another version's job is not retried: every attempt would fail the same way
-    if (err instanceof ProtocolMismatch) throw new UnrecoverableError(err.message);
+    // every attempt would fail the same way
+    if (err instanceof ProtocolMismatch || err instanceof JobRefused) {
+      c.log(`refused ${job.id}: ${err.message}`);
+      throw new UnrecoverableError(err.message);
+    }
     throw err;
   }
-  // a folder of this job's own inside the worker's scratch: the recording goes there, then to Redis
+}
+
+async function runEpisodeJob(job: Job<EpisodeJobData, EpisodeJobResult>, c: JobContext): Promise<EpisodeJobResult> {
+  const { resources, episodes, commands, worker, log } = c;
+  const { data, plan: admitted } = admit(job, c);
+  // a folder of this job's own inside the worker's scratch (prefixed, so no job id names `..` or the
+  // bundle cache): the recording goes there, then to Redis
   const scratch =
-    data.recording.mode === 'stream' && data.plan.recordDir ? join(resources.scratch, job.id!.replace(/[^\w.-]/g, '_')) : undefined;
+    data.recording.mode === 'stream' && data.plan.recordDir
+      ? join(resources.scratch, `job-${job.id!.replace(/[^\w.-]/g, '_')}`)
+      : undefined;
   let recorded: string | null = null;
   try {
-    const plan: EvaluationPlan = { ...data.plan, world: resources.worldFor(data.plan.world), ...(scratch ? { recordDir: scratch } : {}) };
+    const plan: EvaluationPlan = { ...admitted, ...(scratch ? { recordDir: scratch } : {}) };
     const outcome = await episodes(() => {
       log(`start ${job.id} (attempt ${job.attemptsStarted})`);
       return resources.run(plan, data);
@@ -140,6 +172,7 @@ async function runEpisodeJob(
     recorded = outcome.recordPath;
     const recordingKey = scratch && outcome.recordPath ? KEYS.recording(job.id!) : null;
     let recordingBytes = 0;
+    let recordingSha256: string | null = null;
     if (recordingKey && outcome.recordPath) {
       const bytes = readFileSync(outcome.recordPath);
       recordingBytes = bytes.length;
@@ -148,10 +181,11 @@ async function runEpisodeJob(
           `the recording of ${job.id} is ${bytes.length} bytes, over the ${data.recording.maxBytes}-byte limit for streaming it back; use --recordings shared with a directory every worker sees`,
         );
       }
+      recordingSha256 = createHash('sha256').update(bytes).digest('hex');
       await commands.setBytes(recordingKey, bytes, RECORDING_TTL_S);
     }
     log(`done ${job.id} success=${outcome.success}`);
-    return { protocol: PROTOCOL_VERSION, outcome, recordingKey, recordingBytes, worker };
+    return signJobResult(c.key, job.id!, { protocol: PROTOCOL_VERSION, outcome, recordingKey, recordingBytes, recordingSha256, worker });
   } finally {
     if (scratch) removeScratch(scratch, recorded);
   }
@@ -177,14 +211,6 @@ class WorkerResources {
 
   /** Where streamed recordings are written before they go to Redis: one folder per worker, removed on close. */
   readonly scratch = mkdtempSync(join(tmpdir(), 'zetta-worker-'));
-
-  constructor(private readonly ownWorld: WorldRef | undefined) {}
-
-  /** The job's world, or this machine's module for a world of the same name. */
-  worldFor(ref: WorldRef | undefined): WorldRef | undefined {
-    if (!ref || !this.ownWorld) return ref;
-    return basename(ref.name) === basename(this.ownWorld.name) ? this.ownWorld : ref;
-  }
 
   async run(plan: EvaluationPlan, data: EpisodeJobData) {
     const policy = await this.policy(plan.policy);

@@ -7,11 +7,14 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { bundleHash } from '../../critic/index.js';
 import type { EpisodeJob, EvaluationPlan } from '../runtime/evaluation-plan.js';
+import { JobRefused } from './job-refused.js';
+import type { QueueKey } from './queue-key.js';
+import { QueuedPlanSchema, type QueuedPlan } from './queued-plan.js';
 import { criticPlanFor } from '../runtime/open-critic.js';
 import type { RetriedOutcome } from '../runtime/infra-retry.js';
 
 /** Bumped whenever a job's or a result's shape, or what a worker does with them, changes. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export const QUEUE_NAME = 'zetta-episodes';
 /** Keys Zetta keeps beside BullMQ's (BullMQ's own are under `bull:`). */
@@ -29,9 +32,11 @@ export const DEFAULT_STREAM_LIMIT_BYTES = 32 * 1024 * 1024;
 
 export interface EpisodeJobData {
   readonly protocol: number;
-  readonly plan: EvaluationPlan;
+  readonly plan: QueuedPlan;
   readonly job: EpisodeJob;
   readonly recording: { readonly mode: RecordingMode; readonly maxBytes: number };
+  /** The coordinator's HMAC over the rest, bound to the job's id (queue-key.ts). */
+  readonly signature: string;
 }
 
 export interface EpisodeJobResult {
@@ -40,34 +45,61 @@ export interface EpisodeJobResult {
   /** Where the streamed recording waits in Redis (stream mode, when the episode was recorded). */
   readonly recordingKey: string | null;
   readonly recordingBytes: number;
+  /** The sha256 of the streamed recording's bytes (null when none was streamed): the bytes are checked against it. */
+  readonly recordingSha256: string | null;
   /** Which worker ran it (host:pid), for the report. */
   readonly worker: string;
+  /** The worker's HMAC over the rest, bound to the job's id (queue-key.ts). */
+  readonly signature: string;
 }
 
-const JobDataSchema = z.object({
+const JobDataSchema = z.strictObject({
   protocol: z.number().int(),
-  plan: z
-    .object({
-      tasks: z.array(z.string()),
-      policy: z.string(),
-      executeSteps: z.number().int().positive(),
-      episodesPerTask: z.number().int(),
-    })
-    .passthrough(),
-  job: z.object({ index: z.number().int().nonnegative(), task: z.string(), seed: z.number().int() }),
-  recording: z.object({ mode: z.enum(['shared', 'stream']), maxBytes: z.number().int().positive() }),
+  plan: QueuedPlanSchema,
+  job: z.strictObject({ index: z.number().int().nonnegative(), task: z.string(), seed: z.number().int() }),
+  recording: z.strictObject({ mode: z.enum(['shared', 'stream']), maxBytes: z.number().int().positive() }),
+  signature: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-/** The job's data as a worker reads it; a job of another protocol version is reported, not guessed at. */
-export function readJobData(data: unknown): EpisodeJobData {
+/** A job's data with the coordinator's signature over it. */
+export function signJobData(key: QueueKey, jobId: string, unsigned: Omit<EpisodeJobData, 'signature'>): EpisodeJobData {
+  return { ...unsigned, signature: key.sign('job', jobId, unsigned) };
+}
+
+/** A result with the worker's signature over it. */
+export function signJobResult(key: QueueKey, jobId: string, unsigned: Omit<EpisodeJobResult, 'signature'>): EpisodeJobResult {
+  return { ...unsigned, signature: key.sign('result', jobId, unsigned) };
+}
+
+/** Whether a result (as read back from Redis) carries a worker's signature under this key for this job. */
+export function resultIsSigned(key: QueueKey, jobId: string, result: unknown): boolean {
+  if (result === null || typeof result !== 'object') return false;
+  const { signature, ...unsigned } = result as { signature?: unknown };
+  return key.verify('result', jobId, unsigned, signature);
+}
+
+/**
+ * The job's data as a worker reads it: a job of another protocol version is reported, not guessed at;
+ * one not signed with the queue's key is refused unread; one with a field this version does not know, or a value of the wrong kind, is refused.
+ */
+export function readJobData(key: QueueKey, jobId: string, data: unknown): EpisodeJobData {
   const protocol = (data as { protocol?: unknown } | null)?.protocol;
   if (protocol !== PROTOCOL_VERSION)
     throw new ProtocolMismatch(
       `the job speaks queue protocol ${String(protocol)}, this worker ${PROTOCOL_VERSION}: run the same zetta version on the coordinator and the workers`,
     );
+  // the signature before anything else is looked at: an unsigned job is not read any further
+  const { signature, ...unsigned } = data as { signature?: unknown };
+  if (!key.verify('job', jobId, unsigned, signature))
+    throw new JobRefused("the job is not signed with this worker's queue key (forged, or the coordinator uses another key)");
   const parsed = JobDataSchema.safeParse(data);
-  if (!parsed.success) throw new Error(`malformed episode job: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return data as EpisodeJobData;
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // where and what kind of problem, never the value: the job's text is not echoed back into Redis
+    const where = issue?.path.map(String).join('.') || 'the job';
+    throw new JobRefused(`malformed episode job: ${where}: ${issue?.code ?? 'invalid'}`);
+  }
+  return parsed.data;
 }
 
 export class ProtocolMismatch extends Error {

@@ -4,6 +4,7 @@
 // the finished ones are collected at once, the others are waited for, none is run again. BullMQ
 // does the scheduling: attempts with backoff for a job that throws, stalled-job detection for one
 // whose worker died, results kept in Redis.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -18,12 +19,16 @@ import {
   PROTOCOL_VERSION,
   QUEUE_NAME,
   jobIdsFor,
+  resultIsSigned,
+  signJobData,
   type EpisodeJobData,
   type EpisodeJobResult,
   type RecordingMode,
 } from './job-schema.js';
 import { lostEpisode } from './lost-episode.js';
 import { QueueCosts } from './queue-costs.js';
+import { loadQueueKey, type QueueKey } from './queue-key.js';
+import { queuedPlan } from './queued-plan.js';
 import { checkRedis } from './redis-url.js';
 import type { RedisAddress } from './connections.js';
 import { refuseOtherWorkers, warnWithoutWorkers } from './worker-presence.js';
@@ -37,6 +42,8 @@ export interface QueueCoordinatorOptions {
   /** Tries of a job whose episode throws (a stalled worker counts as one too), then it is reported failed. */
   readonly attempts?: number;
   readonly log?: (line: string) => void;
+  /** The key jobs are signed with and results checked against (default: from the environment, queue-key.ts). */
+  readonly key?: QueueKey | undefined;
 }
 
 export interface QueueCoordinator {
@@ -52,6 +59,7 @@ const POLL_MS = 3000;
 const JOB_OPTIONS = { backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: false } as const;
 
 export async function openQueueCoordinator(o: QueueCoordinatorOptions): Promise<QueueCoordinator> {
+  const key = o.key ?? loadQueueKey(undefined);
   await checkRedis(o.address);
   const commands = new RedisCommands(o.address);
   try {
@@ -68,7 +76,7 @@ export async function openQueueCoordinator(o: QueueCoordinatorOptions): Promise<
   events.on('error', (err) => log(`redis: ${err.message}`));
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
   const costs = new QueueCosts();
-  const run = new QueueRun(queue, events, commands, o, costs, log);
+  const run = new QueueRun(queue, events, commands, { ...o, key }, costs, log);
   return {
     executor: (plan, jobs, collect) => run.execute(plan, jobs, collect),
     costs,
@@ -85,7 +93,7 @@ class QueueRun {
     private readonly queue: Queue<EpisodeJobData, EpisodeJobResult>,
     private readonly events: QueueEvents,
     private readonly commands: RedisCommands,
-    private readonly o: QueueCoordinatorOptions,
+    private readonly o: QueueCoordinatorOptions & { readonly key: QueueKey },
     private readonly costs: QueueCosts,
     private readonly log: (line: string) => void,
   ) {}
@@ -144,10 +152,12 @@ class QueueRun {
     const ids = jobIdsFor(this.o.scope, plan, jobs);
     const recording = { mode: this.o.recordings, maxBytes: this.o.maxRecordingBytes ?? DEFAULT_STREAM_LIMIT_BYTES };
     const attempts = this.o.attempts ?? DEFAULT_ATTEMPTS;
+    // names and content only: a worker runs what it was started with, never a path from the job
+    const queued = queuedPlan(plan);
     await this.queue.addBulk(
       jobs.map((job, i) => ({
         name: 'episode',
-        data: { protocol: PROTOCOL_VERSION, plan, job, recording },
+        data: signJobData(this.o.key, ids[i]!, { protocol: PROTOCOL_VERSION, plan: queued, job, recording }),
         opts: { jobId: ids[i]!, attempts, ...JOB_OPTIONS },
       })),
     );
@@ -165,6 +175,7 @@ class QueueRun {
     const found = (await Job.fromId<EpisodeJobData, EpisodeJobResult>(this.queue, id))!;
     if (state === 'failed') return this.failed(found, job);
     const result = found.returnvalue;
+    if (result?.protocol === PROTOCOL_VERSION && !resultIsSigned(this.o.key, id, result)) return this.forged(found, job);
     if (result?.protocol !== PROTOCOL_VERSION)
       throw new QueueSetupError(
         `job ${id} was answered in queue protocol ${String(result?.protocol)}, this coordinator speaks ${PROTOCOL_VERSION}: run the same zetta version everywhere`,
@@ -191,12 +202,26 @@ class QueueRun {
     return lostEpisode(job, `queue: failed ${found.attemptsMade} times: ${reason}`, Math.max(0, (found.attemptsStarted ?? 1) - 1));
   }
 
+  /** A result without this queue's signature: an outcome nobody with the key produced is not counted. */
+  private forged(found: Job<EpisodeJobData, EpisodeJobResult>, job: EpisodeJob): RetriedOutcome {
+    const reason = "its result is not signed with this queue's key (forged, or a worker uses another key)";
+    this.costs.failed();
+    this.log(`episode ${job.task} seed ${job.seed}: ${reason}`);
+    return lostEpisode(job, `queue: ${reason}`, Math.max(0, (found.attemptsStarted ?? 1) - 1));
+  }
+
   /** The recording where this run keeps it: fetched from Redis when streamed, already there when shared; undefined when lost. */
   private async keepRecording(result: EpisodeJobResult, path: string | undefined): Promise<string | null | undefined> {
     if (result.outcome.recordPath === null || path === undefined) return null;
     if (result.recordingKey === null) return result.outcome.recordPath;
     const started = performance.now();
     const data = await this.commands.getBytes(result.recordingKey);
+    if (data !== null && createHash('sha256').update(data).digest('hex') !== result.recordingSha256) {
+      // bytes the worker did not send (its signed result names their hash): not kept
+      this.log(`the recording at ${result.recordingKey} does not match the sha256 its result names; not kept`);
+      await this.commands.send('DEL', [result.recordingKey]);
+      return existsSync(path) ? path : undefined;
+    }
     if (data !== null) {
       writeFileAtomic(path, data);
       await this.commands.send('DEL', [result.recordingKey]);

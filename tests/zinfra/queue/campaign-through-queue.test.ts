@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zetta-queue-campaign-'));
   policy = writeCampaignPolicy(dir);
   redis = await RedisProcess.start({ fsyncEveryWrite: true });
-  workers = [0, 1].map(() => new WorkerProcess(redis.url));
+  workers = [0, 1].map(() => new WorkerProcess(redis.url, ['--policy', `onnx:${policy}`]));
   await Promise.all(workers.map((w) => w.ready()));
 }, 60_000);
 

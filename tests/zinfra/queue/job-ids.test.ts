@@ -53,8 +53,8 @@ describe('--queue URLs', () => {
     expect(parseRedisUrl('redis://queue.local')).toEqual({ host: 'queue.local', port: 6379, db: 0 });
   });
 
-  it('refuse what is not a plain redis:// URL, naming the flag', () => {
-    for (const bad of ['localhost:6379', 'http://h:1', 'redis://u:p@h:1', 'redis://h:1/x'])
+  it('refuse what is not a redis:// or rediss:// URL, naming the flag', () => {
+    for (const bad of ['localhost:6379', 'http://h:1', 'http://u:p@h:1', 'redis://h:1/x'])
       expect(() => parseRedisUrl(bad)).toThrow(/--queue/);
   });
 });

@@ -2,8 +2,16 @@
 // finished (from its log), and a SIGKILL at the moment it starts an episode.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { packagePath } from '../../../util/package-root.js';
+import { KEY_ENV } from '../../../zinfra/queue/queue-key.js';
 
 export const BIN = packagePath('bin', 'zetta.js');
+
+/**
+ * The key the queue tests' coordinators and workers share: set in this process's environment, which
+ * every `zetta` the tests start (workers here, coordinators through runZetta) inherits.
+ */
+export const TEST_QUEUE_KEY = 'queue-tests-shared-key-0123456789';
+process.env[KEY_ENV] = TEST_QUEUE_KEY;
 
 export class WorkerProcess {
   readonly started: string[] = [];
