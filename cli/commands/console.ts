@@ -1,38 +1,38 @@
 // `zetta console`: the operator console in a browser (console/), and `zetta console token
-// create`, the access tokens it accepts. The server is another client of the skill store: every
-// approval is the store's own transaction, audited with the token's name as the actor.
+// create|list|revoke`, the access tokens it accepts (console-token.ts). The server is another client
+// of the skill store: every approval is the store's own transaction, audited with the token's name.
 import { resolve } from 'node:path';
 import { packagePath } from '../../util/package-root.js';
-import { printJsonLine, UsageError, type Command } from '../command.js';
+import type { Command } from '../command.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
-import { db, host, port, role, runsDir, tokenName } from '../flags/skills.js';
-import { json } from '../flags/table.js';
+import { db, host, port, runsDir } from '../flags/skills.js';
+import { TOKEN_HELP, TOKEN_USAGE, tokenCommand } from './console-token.js';
 
 const SERVE_FLAGS = { db: db.with({ help: 'the skill store (a SQLite file; created when missing)' }), runs: runsDir, port, host };
 
-const TOKEN_FLAGS = { db, name: tokenName, role, json: json.with({ help: 'last line: {"name", "role", "token"}' }) };
-
 const HELP = `usage: zetta console [--db FILE] [--runs DIR] [--port P] [--host H]
-       zetta console token create --name N --role viewer|approver [--db FILE] [--json]
+${TOKEN_USAGE}
 
 Serves the operator console: the three governance arms and synergy of every run, campaigns with
 their clusters and candidates, each candidate's gate evidence, episodes replayed from their MCAP
 recordings, and the skills, which an approver approves, rejects or retires with a reason. Every API
 route needs a login with a token (the page shows only its login form until then); \`token create\`
-prints a new one once (the store keeps only its scrypt hash). Stop the server with Ctrl-C.
+prints a new one once (the store keeps only its scrypt hash), \`token list\` shows who has one and
+when it was last used, \`token revoke\` ends a token and every session it logged in, at once. A
+state-changing request whose Origin is another site than the console is refused. Stop the server
+with Ctrl-C.
 
 ${flagHelp(SERVE_FLAGS)}
 
-token create:
-${flagHelp(TOKEN_FLAGS)}`;
+${TOKEN_HELP}`;
 
 export const consoleCommand: Command = {
   name: 'console',
   summary: 'the operator console in a browser: runs, campaigns, episodes, and skill approval',
   help: HELP,
   async run(argv) {
-    if (argv[0] === 'token') return createTokenCommand(argv.slice(1));
+    if (argv[0] === 'token') return tokenCommand(argv.slice(1), HELP);
     const f = readFlags(argv, SERVE_FLAGS);
     if (f === 'help') return printHelp(HELP);
     const { createConsoleServer } = await import('../../console/server/index.js');
@@ -56,23 +56,6 @@ export const consoleCommand: Command = {
     return 0;
   },
 };
-
-async function createTokenCommand(argv: readonly string[]): Promise<number> {
-  const [what, ...rest] = argv;
-  if (what === '--help' || what === '-h') return printHelp(HELP);
-  if (what !== 'create') throw new UsageError(`zetta console token ${what ?? ''}: the only subcommand is create`);
-  const f = readFlags(rest, TOKEN_FLAGS);
-  if (f === 'help') return printHelp(HELP);
-  const { createToken, isConsoleRole } = await import('../../console/server/index.js');
-  if (!isConsoleRole(f.role)) throw new UsageError(`--role ${f.role}: must be viewer or approver`);
-  const token = createToken(resolve(f.db), f.name, f.role);
-  if (f.json) printJsonLine({ name: f.name, role: f.role, token });
-  else {
-    process.stdout.write(`${token}\n`);
-    process.stderr.write(`token for ${f.name} (${f.role}): shown once, the store keeps only its hash\n`);
-  }
-  return 0;
-}
 
 function closedBySignal(): Promise<void> {
   return new Promise((resolveClosed) => {

@@ -4,17 +4,20 @@
 // and an /api route that forgot to say is refused, not opened.
 //
 // A request is authenticated by `Authorization: Bearer <token>` (scripts) or the session cookie
-// (browsers). CSRF: a per-session synchronizer token, checked here, rather than
-// @fastify/csrf-protection: sessions already live in our own map, so the token is one more random
-// field of the session, compared in constant time with the `x-csrf-token` header of every
-// state-changing request made with the cookie. A token from another session does not match; a
-// bearer request needs none (a browser never attaches the header to a cross-site request).
+// (browsers). A session lives only while the token it logged in with is still in the store, looked
+// up on each of its requests, so revoking a token ends its sessions at once. CSRF: a per-session
+// synchronizer token, checked here, rather than @fastify/csrf-protection: sessions already live in
+// our own map, so the token is one more random field of the session, compared in constant time with
+// the `x-csrf-token` header of every state-changing request made with the cookie. A token from
+// another session does not match; a bearer request needs none (a browser never attaches the header
+// to a cross-site request). The Origin of state changes is checked before this (origin-check.ts).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../skills/store/open.js';
 import { forbidden, unauthorized } from './api-error.js';
-import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.js';
+import { SESSION_COOKIE, tokenOfSession, type Session, type SessionStore } from './sessions.js';
 import type { TokenCheck } from './token-check.js';
-import type { TokenOwner } from './tokens.js';
+import { markTokenUsed, tokenStillStored, type MatchedToken, type TokenOwner } from './tokens.js';
 
 export type Access = 'public' | 'viewer' | 'approver';
 
@@ -29,9 +32,13 @@ export interface Principal extends TokenOwner {
   readonly via: 'session' | 'bearer';
   /** The session a cookie named (null for a bearer token). */
   readonly session: Session | null;
+  /** The stored token the caller got in with: a long answer (an event stream) ends when it is revoked. */
+  readonly token: MatchedToken;
 }
 
 export interface AuthOptions {
+  /** The store the tokens live in: a session's token is looked up there on each of its requests. */
+  readonly db: Db;
   readonly sessions: SessionStore;
   /** Checks a bearer token, within its address's attempt budget (token-check.ts). */
   readonly check: TokenCheck;
@@ -72,11 +79,17 @@ async function authenticate(request: FastifyRequest, o: AuthOptions): Promise<Pr
     if (!m) throw unauthorized('the Authorization header must be "Bearer <token>"');
     const owner = await o.check(request, m[1]!);
     if (!owner) throw unauthorized('unknown or invalid token');
-    return { ...owner, via: 'bearer', session: null };
+    return { name: owner.name, role: owner.role, via: 'bearer', session: null, token: owner };
   }
   const session = o.sessions.get(request.cookies[SESSION_COOKIE]);
   if (!session) throw unauthorized('log in, or send Authorization: Bearer <token>');
-  return { name: session.name, role: session.role, via: 'session', session };
+  const token = tokenOfSession(session);
+  if (!tokenStillStored(o.db, token)) {
+    o.sessions.delete(session.id);
+    throw unauthorized(`the token ${session.name} logged in with was revoked; log in with another`);
+  }
+  markTokenUsed(o.db, token);
+  return { name: session.name, role: session.role, via: 'session', session, token };
 }
 
 function checkCsrf(request: FastifyRequest, session: Session): void {

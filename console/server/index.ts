@@ -1,11 +1,12 @@
 // The operator console's server half: createConsoleServer (the front end and the JSON API), and the
-// access tokens the CLI makes and the server checks.
+// access tokens the CLI makes, lists and revokes and the server checks.
 export { createConsoleServer, type ConsoleServerOptions } from './server.js';
 export {
   CONSOLE_ROLES,
   createToken,
   isConsoleRole,
   listTokens,
+  revokeToken,
   verifyToken,
   verifyTokenAsync,
   type ConsoleRole,

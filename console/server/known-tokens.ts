@@ -6,15 +6,15 @@
 // so the map holds at most about one entry per stored token.
 import { createHash } from 'node:crypto';
 import type { Db } from '../../skills/store/open.js';
-import { tokenStillStored, type MatchedToken, type TokenOwner } from './tokens.js';
+import { tokenStillStored, type MatchedToken } from './tokens.js';
 
 export class KnownTokens {
   private readonly byDigest = new Map<string, MatchedToken>();
 
   constructor(private readonly db: Db) {}
 
-  /** The owner of a token verified before and still stored as it was, or null. */
-  owner(token: string): TokenOwner | null {
+  /** The row of a token verified before and still stored as it was, or null. */
+  owner(token: string): MatchedToken | null {
     const key = digest(token);
     const matched = this.byDigest.get(key);
     if (!matched) return null;
@@ -22,7 +22,7 @@ export class KnownTokens {
       this.byDigest.delete(key);
       return null;
     }
-    return { name: matched.name, role: matched.role };
+    return matched;
   }
 
   remember(token: string, matched: MatchedToken): void {

@@ -1,13 +1,17 @@
 // GET /api/live: server-sent events. Every poll (1 s) each campaign under runs whose state.json was
 // replaced since the last poll sends a `campaign` event with its phase, generation and candidate
 // (all of them once on connect); a comment every 15 s keeps proxies from closing a quiet stream.
-// Each connection polls for itself and stops when its client goes; the list of campaign roots is
+// Each connection polls for itself and stops when its client goes or when the token it got in with
+// is revoked (checked at every poll, as every other request checks it); the list of campaign roots is
 // shared and refreshed every few seconds, since walking the folder is the expensive part. Each
 // event's data is the API contract's LiveEvent.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../skills/store/open.js';
 import type { LiveEvent } from '../contract/index.js';
+import { principalOf } from './auth.js';
 import { findCampaignRoots, readCampaign, stateStamp } from './campaigns.js';
+import { tokenStillStored } from './tokens.js';
 
 export interface LiveOptions {
   /** How often state.json files are checked (default 1000 ms). */
@@ -18,7 +22,7 @@ export interface LiveOptions {
   readonly rootsMs?: number;
 }
 
-export function liveRoutes(app: FastifyInstance, runs: string, o: LiveOptions = {}): void {
+export function liveRoutes(app: FastifyInstance, db: Db, runs: string, o: LiveOptions = {}): void {
   const pollMs = o.pollMs ?? 1000;
   const heartbeatMs = o.heartbeatMs ?? 15_000;
   const roots = cachedRoots(runs, o.rootsMs ?? 5000);
@@ -31,7 +35,9 @@ export function liveRoutes(app: FastifyInstance, runs: string, o: LiveOptions = 
   app.get('/api/live', { config: { access: 'viewer' } }, (request, reply) => {
     const stream = new PassThrough();
     const seen = new Map<string, string>();
+    const { token } = principalOf(request);
     const tick = () => {
+      if (!tokenStillStored(db, token)) return stop();
       // a client that stops reading is not buffered for: its changes wait (unseen) until it drains
       if (stream.writableNeedDrain) return;
       for (const root of roots()) {

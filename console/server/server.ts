@@ -11,6 +11,7 @@ import { installAuth } from './auth.js';
 import { AttemptBudget } from './attempt-budget.js';
 import type { WorkBound } from './bounded-work.js';
 import { liveRoutes, type LiveOptions } from './live.js';
+import { installOriginCheck } from './origin-check.js';
 import { runRoutes } from './run-routes.js';
 import type { RunReportReader } from './run-reports.js';
 import { registerSecurityHeaders } from './security-headers.js';
@@ -72,10 +73,11 @@ async function setUp(app: FastifyInstance, store: SkillStore, o: ConsoleServerOp
   const sessions = new SessionStore();
   const budget = new AttemptBudget(o.loginAttempts ?? { max: 5, windowMs: 60_000 });
   const check = tokenCheck(store.db, budget, o.tokenHashing);
-  installAuth(app, { sessions, check, host: o.host ?? '127.0.0.1' });
+  installOriginCheck(app);
+  installAuth(app, { db: store.db, sessions, check, host: o.host ?? '127.0.0.1' });
   sessionRoutes(app, { sessions, check });
   skillRoutes(app, store, runs);
   runRoutes(app, runs, o.readRunReport);
-  liveRoutes(app, runs, o.live);
+  liveRoutes(app, store.db, runs, o.live);
   await registerWeb(app, o.webRoot);
 }

@@ -20,9 +20,9 @@ export function sessionRoutes(app: FastifyInstance, o: SessionRouteOptions): voi
     // the body is whatever the client sent: a LoginBody once its token is checked here
     const token = (request.body as Partial<Record<keyof LoginBody, unknown>> | undefined)?.token;
     if (typeof token !== 'string' || token.length === 0) throw badRequest('the body must be {"token": "<token>"}');
-    const owner = await o.check(request, token);
-    if (!owner) throw unauthorized('unknown or invalid token');
-    const session = o.sessions.create(owner.name, owner.role);
+    const matched = await o.check(request, token);
+    if (!matched) throw unauthorized('unknown or invalid token');
+    const session = o.sessions.create(matched);
     setSessionCookie(reply, session.id);
     return { name: session.name, role: session.role, csrf: session.csrf };
   });

@@ -23,10 +23,10 @@ import type { Db } from '../../skills/store/open.js';
 import type { AttemptBudget } from './attempt-budget.js';
 import { BoundedWork, type WorkBound } from './bounded-work.js';
 import { KnownTokens } from './known-tokens.js';
-import { findTokenAsync, type MatchedToken, type TokenOwner } from './tokens.js';
+import { findTokenAsync, markTokenUsed, type MatchedToken } from './tokens.js';
 
-/** The owner of the token a request sent, or null when it is no token of this store. */
-export type TokenCheck = (request: FastifyRequest, token: string) => Promise<TokenOwner | null>;
+/** The row of the token a request sent (its owner and stored hash), or null when it is no token of this store. */
+export type TokenCheck = (request: FastifyRequest, token: string) => Promise<MatchedToken | null>;
 
 /** Two scrypt hashes at once, eight waiting: a login never waits long behind a flood. */
 export const DEFAULT_HASHING: WorkBound = { concurrency: 2, maxWaiting: 8 };
@@ -34,9 +34,14 @@ export const DEFAULT_HASHING: WorkBound = { concurrency: 2, maxWaiting: 8 };
 export function tokenCheck(db: Db, budget: AttemptBudget, hashing: WorkBound = DEFAULT_HASHING): TokenCheck {
   const known = new KnownTokens(db);
   const work = new BoundedWork(hashing, 'token checks');
+  // every token a request got in with was used now (console token list shows when)
+  const used = (matched: MatchedToken): MatchedToken => {
+    markTokenUsed(db, matched);
+    return matched;
+  };
   return async (request, token) => {
-    const owner = known.owner(token);
-    if (owner) return owner;
+    const remembered = known.owner(token);
+    if (remembered) return used(remembered);
     const attempt = budget.reserve(request);
     let matched: MatchedToken | null;
     try {
@@ -48,6 +53,6 @@ export function tokenCheck(db: Db, budget: AttemptBudget, hashing: WorkBound = D
     if (!matched) return null;
     attempt.refund();
     known.remember(token, matched);
-    return { name: matched.name, role: matched.role };
+    return used(matched);
   };
 }

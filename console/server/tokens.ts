@@ -1,10 +1,11 @@
 // The console's access tokens. A token is 32 random bytes (base64url, prefixed `zc_`) shown once
 // when it is made; the store keeps only a scrypt hash of it with a salt of its own, so a copy of
 // the database gives nobody a working token. Checking a token hashes it with each row's salt and
-// compares in constant time (a handful of tokens per store, so a scan is cheap enough).
+// compares in constant time (a handful of tokens per store, so a scan is cheap enough). A token can
+// be listed (name, role, creation, last use) and revoked; neither ever shows the token or its hash.
 import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { SkillInputError } from '../../skills/errors.js';
-import { openDatabase, type Db } from '../../skills/store/open.js';
+import { openDatabase, type Db, type OpenOptions } from '../../skills/store/open.js';
 
 export const CONSOLE_ROLES = ['viewer', 'approver'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
@@ -17,6 +18,8 @@ export interface TokenOwner {
 
 export interface TokenListing extends TokenOwner {
   readonly created_at: string;
+  /** The last login, bearer request or session request with it (to the minute); null when not known. */
+  readonly last_used_at: string | null;
 }
 
 const PREFIX = 'zc_';
@@ -113,14 +116,61 @@ export function isTokenShaped(token: string): boolean {
   return TOKEN_SHAPE.test(token);
 }
 
-/** Every token's name, role and creation time (never a hash). */
+/** Every token's name, role, creation and last use (never the token, never its hash). */
 export function listTokens(db: Db | string): TokenListing[] {
-  return withDb(db, (d) => d.prepare('SELECT name, role, created_at FROM console_tokens ORDER BY name').all() as TokenListing[]);
+  return withDb(
+    db,
+    (d) => d.prepare('SELECT name, role, created_at, last_used_at FROM console_tokens ORDER BY name').all() as TokenListing[],
+    { create: false },
+  );
 }
 
-function withDb<T>(db: Db | string, f: (d: Db) => T): T {
+/**
+ * Removes the token `name` from the store at `dbPath` and returns what it was. A running console
+ * checks a session's token row on every request, so the token's sessions end with it at once.
+ */
+export function revokeToken(dbPath: string, name: string): TokenOwner {
+  return withDb(
+    dbPath,
+    (d) =>
+      d
+        .transaction((): TokenOwner => {
+          const row = d.prepare('SELECT name, role FROM console_tokens WHERE name = ?').get(name) as TokenOwner | undefined;
+          if (!row) throw new SkillInputError(`no console token named "${name}" in ${dbPath} (zetta console token list shows them)`);
+          d.prepare('DELETE FROM console_tokens WHERE name = ?').run(name);
+          return { name: row.name, role: row.role };
+        })
+        .immediate(),
+    { create: false },
+  );
+}
+
+/** How stale a token's last use may get before a use writes it again: one write a minute at most. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+/**
+ * Notes that the token `matched` names was used now. It reads first and writes only when the last
+ * use is older than the resolution, so a busy console does not take the store's write lock on every
+ * request. Best effort: a store that cannot be written (read-only, busy) leaves the last use as it
+ * was rather than failing the request that used it.
+ */
+export function markTokenUsed(db: Db, matched: MatchedToken, now = new Date()): void {
+  const stale = new Date(now.getTime() - LAST_USE_RESOLUTION_MS).toISOString();
+  try {
+    const row = db.prepare('SELECT last_used_at FROM console_tokens WHERE name = ? AND hash = ?').get(matched.name, matched.hash) as
+      | { last_used_at: string | null }
+      | undefined;
+    if (!row || (row.last_used_at !== null && row.last_used_at > stale)) return;
+    db.prepare('UPDATE console_tokens SET last_used_at = ? WHERE name = ? AND hash = ?').run(now.toISOString(), matched.name, matched.hash);
+  } catch (err) {
+    // the last use is a convenience of `console token list`, never a reason to refuse a request
+    if (!String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_')) throw err;
+  }
+}
+
+function withDb<T>(db: Db | string, f: (d: Db) => T, o: OpenOptions = {}): T {
   if (typeof db !== 'string') return f(db);
-  const d = openDatabase(db);
+  const d = openDatabase(db, o);
   try {
     return f(d);
   } finally {

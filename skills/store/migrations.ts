@@ -46,6 +46,10 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) STRICT;
   `,
+  // 3: when a console token was last used (null: not since this column exists), for `console token list`
+  `
+  ALTER TABLE console_tokens ADD COLUMN last_used_at TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
