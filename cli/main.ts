@@ -1,6 +1,7 @@
 // The `zetta` command: a thin dispatcher. Subcommands load lazily so `zetta --help` stays instant.
 import type { Command } from './command.js';
 import { reportFailure } from './failure.js';
+import { progressPeriodMs } from './progress-period.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   run: {
@@ -88,6 +89,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // --verbose is global: stack traces for any failure, whatever the subcommand.
   const verbose = rest.includes('--verbose');
   try {
+    progressPeriodMs(); // a bad ZETTA_PROGRESS_MS is refused before any work, not when the first progress starts
     return await command.run(rest.filter((a) => a !== '--verbose'));
   } catch (err) {
     return reportFailure(name, err, verbose, (s) => process.stderr.write(s));

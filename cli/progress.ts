@@ -1,18 +1,19 @@
-// Progress for long work: a redrawn line on a terminal; on a pipe or a log, a plain line at the
-// start and then at least every 10 seconds while the work goes on, so a captured run is never
-// silent for minutes. Both show the rate so far and an ETA once something is done.
+// Progress for long work: a redrawn line on a terminal; on a pipe or a log, plain lines: the first
+// state at once, then at least every 10 seconds while the work goes on (ZETTA_PROGRESS_MS sets the
+// period), even before anything finished and while nothing moves, so a captured run is never silent
+// for minutes and a stall shows as one. Both show the rate so far and an ETA once something is done.
+import { progressPeriodMs } from './progress-period.js';
 
 export interface Progress {
   update(done: number, total: number, note?: string): void;
   done(): void;
 }
 
-/** Without a terminal, the longest silence between two progress lines (under the promised 10 s). */
-const LOG_PERIOD_MS = 9000;
-const LOG_CHECK_MS = 1000;
+/** How often the log timer looks whether a line is due: a fraction of the period, at most a second. */
+const LOG_CHECK_MAX_MS = 1000;
 
 export function progress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
-  return stream.isTTY ? terminalProgress(label, stream) : logProgress(label, stream);
+  return stream.isTTY ? terminalProgress(label, stream) : logProgress(label, stream, progressPeriodMs());
 }
 
 /** " · 12/min · ETA 40 s" from the rate so far; empty before the first item and after the last. */
@@ -53,34 +54,51 @@ function terminalProgress(label: string, stream: NodeJS.WriteStream): Progress {
 /** The one log progress that prints: a newer one (a next stage, a next arm) retires the older. */
 let current: { retire(): void } | undefined;
 
-function logProgress(label: string, stream: NodeJS.WriteStream): Progress {
+function logProgress(label: string, stream: NodeJS.WriteStream, periodMs: number): Progress {
+  const name = label.trim();
   const started = Date.now();
   let state: string | undefined;
   let printed: string | undefined;
-  let lastPrint = 0;
-  const print = () => {
-    if (state === undefined) return;
+  let lastPrint = started;
+  // when the count last went up: a line while it stands still says for how long
+  let lastMove = started;
+  let lastDone = 0;
+  const print = (line: string) => {
     lastPrint = Date.now();
-    printed = state;
-    stream.write(`${label.trim()} ${state} (${Math.round((lastPrint - started) / 1000)} s)\n`);
+    stream.write(`${line} (${Math.round((lastPrint - started) / 1000)} s)\n`);
   };
-  // Repeats the latest state when nothing moved: silence would look like a hang.
-  const timer = setInterval(() => {
-    if (Date.now() - lastPrint >= LOG_PERIOD_MS) print();
-  }, LOG_CHECK_MS);
+  const printState = () => {
+    printed = state;
+    print(`${name} ${state}`);
+  };
+  // Silence would look like a hang, and a wait on one slow episode like no work at all: when a line
+  // is due, it repeats the latest state (or that nothing finished yet) and how long nothing moved.
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      if (now - lastPrint < periodMs) return;
+      if (state === undefined) return print(`${name} started, nothing finished yet`);
+      printed = state;
+      const idle = now - lastMove;
+      print(`${name} ${state}${idle >= periodMs ? ` · nothing finished in the last ${duration(idle)}` : ''}`);
+    },
+    Math.min(LOG_CHECK_MAX_MS, Math.ceil(periodMs / 4)),
+  );
   timer.unref();
   const self = { retire: () => clearInterval(timer) };
   current?.retire();
   current = self;
   return {
     update(done, total, note) {
-      state = `${done}/${total}${pace(done, total, Date.now() - started)}${note ? ` ${note}` : ''}`;
-      if (printed === undefined || done >= total || Date.now() - lastPrint >= LOG_PERIOD_MS) print();
+      const now = Date.now();
+      if (done > lastDone) [lastDone, lastMove] = [done, now];
+      state = `${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}`;
+      if (printed === undefined || done >= total || now - lastPrint >= periodMs) printState();
     },
     done() {
       self.retire();
       if (current === self) current = undefined;
-      if (state !== undefined && state !== printed) print();
+      if (state !== undefined && state !== printed) printState();
     },
   };
 }

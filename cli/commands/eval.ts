@@ -5,7 +5,7 @@ import type { World } from '../../sim/world.js';
 import { loadWorld } from '../../sim/worlds.js';
 import { writeJsonAtomic } from '../../util/atomic-write.js';
 import { checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
-import { evaluate, infraFailureReasons, type EvaluationPlan, type EvaluationResult } from '../../measure/evaluation.js';
+import { evaluate, infraFailureReasons, planJobs, type EvaluationPlan, type EvaluationResult } from '../../measure/evaluation.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
 import { flagHelp, printHelp } from '../flags/help.js';
@@ -192,7 +192,8 @@ async function evaluateWithProgress(
   executor?: EpisodeExecutor,
 ): Promise<EvaluationResult> {
   const bar = progress('eval');
-  const started = performance.now();
+  // the count from the start: a first episode that hangs on its env is then a line that waits, not silence
+  bar.update(0, planJobs(plan).length, 'starting');
   let successes = 0;
   const result = await evaluate(plan, {
     workers,
@@ -200,9 +201,7 @@ async function evaluateWithProgress(
     executor,
     onEpisode: (o, done, total) => {
       if (o.success) successes++;
-      const perMin = done / ((performance.now() - started) / 60_000);
-      const etaS = Math.round(((total - done) / perMin) * 60);
-      bar.update(done, total, `${successes} ok, ${perMin.toFixed(1)} episodes/min${done < total ? `, ETA ${etaS} s` : ''}`);
+      bar.update(done, total, `${successes} ok`); // the rate and the ETA come with the line (pace)
     },
   });
   bar.done();

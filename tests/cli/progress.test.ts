@@ -1,7 +1,11 @@
 // Without a terminal, progress is plain lines: one at the start, one at least every 10 s while the
-// work goes on (even when nothing moved), and the final state; a newer progress retires the older.
+// work goes on (even when nothing moved, and before anything was counted: item 10 of the hardening
+// issue, a first line only after 70 s of an env stall), and the final state; a newer progress
+// retires the older. ZETTA_PROGRESS_MS sets the period; a bad value is refused in one line.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InputError } from '../../cli/command.js';
 import { progress } from '../../cli/progress.js';
+import { DEFAULT_PROGRESS_PERIOD_MS, progressPeriodMs } from '../../cli/progress-period.js';
 
 function logStream() {
   const lines: string[] = [];
@@ -60,5 +64,45 @@ describe('progress on a pipe or a log', () => {
     expect(lines.filter((l) => l.startsWith('arm 1'))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('arm 2')).length).toBeGreaterThanOrEqual(3);
     second.done();
+  });
+
+  it('speaks before the first update and while nothing moves, saying for how long', () => {
+    const { lines, stream } = logStream();
+    const bar = progress('eval', stream);
+    vi.advanceTimersByTime(10_000); // a first episode hangs on its env: nothing counted yet
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^eval started, nothing finished yet \(9 s\)$/);
+    bar.update(1, 3);
+    vi.advanceTimersByTime(20_000);
+    expect(lines.at(-1)).toMatch(/^eval 1\/3 · .* · nothing finished in the last 1[89] s \(\d+ s\)$/);
+    bar.done();
+  });
+
+  it('keeps to the period ZETTA_PROGRESS_MS sets', () => {
+    vi.stubEnv('ZETTA_PROGRESS_MS', '1000');
+    try {
+      const { lines, stream } = logStream();
+      const bar = progress('eval', stream);
+      bar.update(0, 2, 'starting');
+      vi.advanceTimersByTime(5_500);
+      expect(lines.length).toBeGreaterThanOrEqual(5);
+      expect(lines.at(-1)).toMatch(/^eval 0\/2 starting · nothing finished in the last 5 s/);
+      bar.done();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('ZETTA_PROGRESS_MS', () => {
+  it('is 9 s when unset, the milliseconds given when set, and refused otherwise', () => {
+    expect(progressPeriodMs({})).toBe(DEFAULT_PROGRESS_PERIOD_MS);
+    expect(progressPeriodMs({ ZETTA_PROGRESS_MS: '250' })).toBe(250);
+    for (const bad of ['1e3', '-5', '0x10', '50', '999999999', 'soon']) {
+      expect(() => progressPeriodMs({ ZETTA_PROGRESS_MS: bad }), bad).toThrow(InputError);
+      expect(() => progressPeriodMs({ ZETTA_PROGRESS_MS: bad }), bad).toThrow(
+        `ZETTA_PROGRESS_MS must be an integer from 100 to 600000 in decimal digits, got "${bad}"`,
+      );
+    }
   });
 });

@@ -8,7 +8,10 @@ it unless it is raised first. Not a tabletop: no gripper, no objects, one axis t
   Success: within 2 cm of the target.
 
   python3 slider_env_server.py --bind tcp://127.0.0.1:* [--log-steps] [--step-delay-ms N] [--duplicate-step-replies]
+                                [--stall-at-step T --stall-ms N]
 Prints `ready <endpoint>` once bound; with --log-steps, `step <seed> <t>` after each step.
+With --stall-at-step it stalls once, N ms before answering the first episode's step T (a simulator
+that hangs mid-episode), printing `stall begins` and `stall ends` around the wait.
 With --duplicate-step-replies it is a faulty server: a ROUTER that answers each step twice (the
 envelope echoed, as REP would), so a client that reads the copy as its next reply runs ahead.
 """
@@ -109,6 +112,11 @@ def handle(slider, req, args):
             return failure("BAD_ACTION", "action must be float32 (7,)")
         if args.step_delay_ms:
             time.sleep(args.step_delay_ms / 1000)
+        if args.stall_at_step and slider.t + 1 == args.stall_at_step and not args.stalled:
+            args.stalled = True
+            print("stall begins", flush=True)
+            time.sleep(args.stall_ms / 1000)
+            print("stall ends", flush=True)
         obs, reward, done, info = slider.step(np.frombuffer(a["data"], dtype="<f4"))
         if args.log_steps:
             print(f"step {slider.seed} {slider.t}", flush=True)
@@ -124,7 +132,10 @@ def main():
     parser.add_argument("--log-steps", action="store_true")
     parser.add_argument("--step-delay-ms", type=float, default=0)
     parser.add_argument("--duplicate-step-replies", action="store_true")
+    parser.add_argument("--stall-at-step", type=int, default=0)
+    parser.add_argument("--stall-ms", type=float, default=0)
     args = parser.parse_args()
+    args.stalled = False
     ctx = zmq.Context()
     sock = ctx.socket(zmq.ROUTER if args.duplicate_step_replies else zmq.REP)
     sock.bind(args.bind)
