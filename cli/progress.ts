@@ -91,7 +91,8 @@ function logProgress(label: string, stream: NodeJS.WriteStream, periodMs: number
   return {
     update(done, total, note) {
       const now = Date.now();
-      if (done > lastDone) [lastDone, lastMove] = [done, now];
+      // any change counts: a count that starts over (the next arm, the next condition) is work done
+      if (done !== lastDone) [lastDone, lastMove] = [done, now];
       state = `${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}`;
       if (printed === undefined || done >= total || now - lastPrint >= periodMs) printState();
     },

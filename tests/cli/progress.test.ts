@@ -78,6 +78,21 @@ describe('progress on a pipe or a log', () => {
     bar.done();
   });
 
+  it('a count that starts over (the next arm) is movement, not a stall', () => {
+    const { lines, stream } = logStream();
+    const bar = progress('governance', stream);
+    bar.update(4, 4, 'arm 1/2');
+    for (let done = 1; done <= 3; done++) {
+      vi.advanceTimersByTime(4_000);
+      bar.update(done, 4, 'arm 2/2');
+    }
+    vi.advanceTimersByTime(4_000);
+    const repeated = lines.filter((l) => l.includes('arm 2/2'));
+    expect(repeated.length).toBeGreaterThanOrEqual(1);
+    expect(lines.join('\n')).not.toMatch(/nothing finished/);
+    bar.done();
+  });
+
   it('keeps to the period ZETTA_PROGRESS_MS sets', () => {
     vi.stubEnv('ZETTA_PROGRESS_MS', '1000');
     try {
