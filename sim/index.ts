@@ -5,6 +5,7 @@
 // the registry.
 export * from './env.js';
 export type { ActionLayout, PolicyEncoder, World, WorldTask } from './world.js';
+export { hasSceneGeometry, type SceneGeometry, type SceneSolid, type SolidShape } from './scene-geometry.js';
 export { BUILTIN_WORLDS, DEFAULT_WORLD, loadWorld, resolveWorld, type WorldRef } from './worlds.js';
 export { MjcfError, PerturbationError, SimInputError, SimPhysicsError, SimUnavailable } from './errors.js';
 export { NOMINAL, PerturbationSchema, type Perturbation } from './perturbation/schema.js';

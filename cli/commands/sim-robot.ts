@@ -1,15 +1,20 @@
 // `zetta sim-robot --task T --seed S`: the embedded tabletop as a ROS 2 robot, for trying `zetta
 // ros2` before pointing it at an arm (zinfra/ros2/sim-robot.yaml is the node's config for it). It
-// publishes JointState, the end-effector PoseStamped and the object poses, takes TwistStamped and
-// the gripper command; with /clock it steps in lockstep with a node on use_sim_time (the default),
-// or with --realtime at the control rate on the wall clock. One line per episode; exit code 0.
+// publishes JointState, the end-effector PoseStamped, the object poses and a camera image drawn from
+// the simulator's geometry, takes TwistStamped and the gripper command (a topic, or a GripperCommand
+// action with --gripper action); with /clock it steps in lockstep with a node on use_sim_time (the
+// default), or with --realtime at the control rate on the wall clock. One line per episode; exit code 0.
 import { loadRclnodejs, Ros2Unavailable } from '../../zinfra/ros2/rclnodejs-graph.js';
-import { printJsonLine, type Command } from '../command.js';
-import { bool, int } from '../flags/flag.js';
+import { CAMERA_SIDE_RANGE, DEFAULT_CAMERA_SIZE, parseCameraSize } from '../../zinfra/ros2/sim-robot-camera.js';
+import type { GripperInterface } from '../../zinfra/ros2/tabletop-robot.js';
+import { printJsonLine, type Command, UsageError } from '../command.js';
+import { bool, int, loaded } from '../flags/flag.js';
 import { flagHelp, printHelp } from '../flags/help.js';
 import { readFlags } from '../flags/read.js';
 import { perturb, task } from '../flags/scene.js';
 import { episodes, json, seed } from '../flags/table.js';
+
+const GRIPPER_INTERFACES: readonly GripperInterface[] = ['topic', 'action'];
 
 const FLAGS = {
   task: task.required(),
@@ -18,18 +23,43 @@ const FLAGS = {
   perturb,
   hz: int('hz', { metavar: 'HZ', min: 1, max: 1000, help: 'control rate (the node config’s control_hz)' }).default(20),
   realtime: bool('realtime', 'step at the control rate on the wall clock instead of in lockstep on /clock'),
+  camera: loaded('camera', {
+    metavar: 'WxH|off',
+    help: [
+      `the camera image on /camera/image_raw (sensor_msgs/Image, rgb8), WIDTHxHEIGHT with each side`,
+      `${CAMERA_SIDE_RANGE.min} to ${CAMERA_SIDE_RANGE.max}, drawn from the simulator's geometry; off: no camera`,
+    ].join('\n'),
+    parse: (t) => ({ size: parseCameraSize(t) }),
+  }).default({ size: DEFAULT_CAMERA_SIZE }, `${DEFAULT_CAMERA_SIZE.width}x${DEFAULT_CAMERA_SIZE.height}`),
+  gripper: loaded('gripper', {
+    metavar: 'topic|action',
+    help: [
+      'topic: obey /gripper_controller/commands (std_msgs/Float64MultiArray); action: serve',
+      '/gripper_controller/gripper_cmd (control_msgs/GripperCommand); a position of −1 opens, +1 closes',
+    ].join('\n'),
+    parse: (t): GripperInterface => {
+      if (!(GRIPPER_INTERFACES as readonly string[]).includes(t))
+        throw new UsageError(`--gripper must be ${GRIPPER_INTERFACES.join(' or ')}, got "${t}"`);
+      return t as GripperInterface;
+    },
+  }).default('topic'),
   json: json.with({ help: 'one {"seed", "success", "steps"} line per episode, then {"episodes": […], "successes"}' }),
 };
 
-const HELP = `usage: zetta sim-robot --task T --seed S [--episodes N] [--perturb FILE|NAME] [--hz HZ] [--realtime] [--json]
+const HELP = `usage: zetta sim-robot --task T --seed S [--episodes N] [--perturb FILE|NAME] [--hz HZ] [--realtime]
+                       [--camera WxH|off] [--gripper topic|action] [--json]
 
 Runs the embedded tabletop as a ROS 2 robot: publishes /joint_states (sensor_msgs/JointState,
-the two finger joints), /ee_pose (geometry_msgs/PoseStamped) and /perception/object_poses
-(geometry_msgs/PoseArray); obeys /servo_node/delta_twist_cmds (geometry_msgs/TwistStamped, as
-MoveIt Servo does) and /gripper_controller/commands (std_msgs/Float64MultiArray). In lockstep
-(the default) it publishes /clock and steps on each command for the current time, so a node
-with use_sim_time gives the same episode for a seed every time; each episode starts at t = 0.
-Needs a sourced ROS 2 and rclnodejs (zinfra/ros2/README.md).
+the two finger joints), /ee_pose (geometry_msgs/PoseStamped), /perception/object_poses
+(geometry_msgs/PoseArray) and /camera/image_raw (sensor_msgs/Image, rgb8); obeys
+/servo_node/delta_twist_cmds (geometry_msgs/TwistStamped, as MoveIt Servo does) and the gripper:
+/gripper_controller/commands (std_msgs/Float64MultiArray) or, with --gripper action, the action
+/gripper_controller/gripper_cmd (control_msgs/GripperCommand). The camera looks straight down onto
+the table; its image is drawn from the simulator's geometry (the objects, fixtures and gripper as
+outlines in their colours), not rendered photorealistically. In lockstep (the default) it publishes
+/clock and steps on each command for the current time, so a node with use_sim_time gives the same
+episode for a seed every time; each episode starts at t = 0. Needs a sourced ROS 2 and rclnodejs
+(zinfra/ros2/README.md).
 
 ${flagHelp(FLAGS)}
 
@@ -55,6 +85,7 @@ export const simRobotCommand: Command = {
     const seeds = Array.from({ length: f.episodes }, (_, i) => f.seed + i);
     const results = await serveSimRobot(
       { task: f.task, seeds, controlHz: f.hz, lockstep: !f.realtime, ...(f.perturb ? { perturbation: f.perturb.spec } : {}) },
+      { camera: f.camera.size, gripper: f.gripper },
       (e) => {
         if (f.json) printJsonLine(e);
         else process.stdout.write(`seed ${e.seed}: ${e.success ? 'success' : 'failure'} after ${e.steps} steps\n`);

@@ -13,6 +13,7 @@ import {
   type SyncEnv,
 } from '../env.js';
 import { SimInputError } from '../errors.js';
+import type { SceneGeometry, SceneSolid } from '../scene-geometry.js';
 import { mujoco } from './mujoco.js';
 import { parsePerturbation } from '../perturbation/load.js';
 import { NOMINAL } from '../perturbation/schema.js';
@@ -22,9 +23,12 @@ import { POSITION_SCALE, ROTATION_SCALE, validateAction } from './action.js';
 import { CONTROL_HZ, Episode } from './episode.js';
 import { FEATURE_NAMES } from './features.js';
 import { planEpisode } from './plan.js';
+import { SceneSolidReader } from './scene-solids.js';
 
-export class TabletopEnv implements SyncEnv {
+export class TabletopEnv implements SyncEnv, SceneGeometry {
   private episode: Episode | undefined;
+  /** Made on the first sceneSolids() of an episode: episodes nobody draws pay nothing. */
+  private solids: { readonly episode: Episode; readonly reader: SceneSolidReader } | undefined;
   private currentSpec: EnvSpec | undefined;
   private closed = false;
 
@@ -50,6 +54,7 @@ export class TabletopEnv implements SyncEnv {
     const plan = planEpisode(task, seed, perturbation);
     this.episode?.close();
     this.episode = undefined;
+    this.solids = undefined;
     const episode = new Episode(this.mj, plan);
     this.episode = episode;
     this.currentSpec = {
@@ -91,6 +96,12 @@ export class TabletopEnv implements SyncEnv {
     return this.active().features();
   }
 
+  sceneSolids(): readonly SceneSolid[] {
+    const episode = this.active();
+    if (this.solids?.episode !== episode) this.solids = { episode, reader: new SceneSolidReader(this.mj, episode.world) };
+    return this.solids.reader.read();
+  }
+
   /** The live episode, for privileged consumers in this package (the scripted expert). */
   get current(): Episode {
     return this.active();
@@ -103,6 +114,7 @@ export class TabletopEnv implements SyncEnv {
   closeSync(): void {
     this.episode?.close();
     this.episode = undefined;
+    this.solids = undefined;
     this.closed = true;
   }
 

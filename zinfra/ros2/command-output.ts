@@ -70,6 +70,14 @@ export class CommandOutput {
     }
   }
 
+  /**
+   * A new episode: the next gripper goal goes out whatever the last one was (a simulated robot
+   * starting over has opened its gripper, whatever it was last told).
+   */
+  begin(): void {
+    this.lastGoalPosition = Number.NaN;
+  }
+
   advertise(graph: RosGraph): void {
     const cmd = this.config.outputs.command;
     this.commandPub = graph.advertise(cmd.type, cmd.topic, COMMAND_QOS);
@@ -148,7 +156,8 @@ export class CommandOutput {
       this.goal.command.position = position;
       this.goal.command.max_effort = g.max_effort;
       this.gripperGoals.sendGoal(this.goal);
-      this.tap(g.action, g.type, this.goal);
+      // Recorded as what the type names: the goal's control_msgs/GripperCommand, not the goal around it.
+      this.tap(g.action, g.type, this.goal.command);
     }
   }
 }

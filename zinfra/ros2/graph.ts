@@ -1,7 +1,8 @@
 // The RosGraph port: the little of ROS 2 the node uses — topics with a QoS, Trigger services, an
-// action client that only sends goals, and numeric parameters. rclnodejs implements it on a robot
-// (rclnodejs-graph.ts); the in-memory graph (memory-graph.ts) implements it in tests. Names starting
-// with `~/` are private to the node (`/<node_name>/…`), as in ROS 2.
+// action client that only sends goals, and numeric parameters — plus, for a simulated robot, an
+// action server that takes every goal at once. rclnodejs implements it on a robot (rclnodejs-graph.ts);
+// the in-memory graph (memory-graph.ts) implements it in tests. Names starting with `~/` are
+// private to the node (`/<node_name>/…`), as in ROS 2.
 import type { TriggerResponse } from './messages.js';
 
 /** sensor-data: best effort, keep last 5 (inputs); reliable: keep last 10, reliable (commands, status). */
@@ -30,6 +31,11 @@ export interface RosGraph {
   /** A std_srvs/Trigger service. */
   serveTrigger(name: string, handler: () => TriggerResponse): void;
   actionClient<G>(type: string, name: string): GoalSender<G>;
+  /**
+   * An action server that accepts every goal, hands it to `onGoal` as it arrives and reports it
+   * succeeded at once with the result `onGoal` returns (a simulated controller taking a setpoint).
+   */
+  serveGoals<G, R>(type: string, name: string, onGoal: (goal: G) => R): void;
   /** Declares `name` with its start value; `onSet` checks every later set, never the declaration. */
   declareParameter(name: string, value: number, onSet: ParameterCheck): void;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 // An in-memory ROS 2 graph for tests and the simulated robot: one bus, many nodes, synchronous
-// delivery in publish order (deterministic), the QoS recorded but not simulated. A topic used with
-// two message types is refused, as DDS would not match them.
+// delivery in publish order (deterministic; action goals too, straight to the server), the QoS
+// recorded but not simulated. A topic used with two message types is refused, as DDS would not
+// match them.
 import {
   resolveName,
   type GoalSender,
@@ -54,9 +55,7 @@ export class InMemoryRosBus {
   /** Goals sent to an action server name. */
   captureGoals<G>(name: string): G[] {
     const seen: G[] = [];
-    let set = this.goals.get(name);
-    if (!set) this.goals.set(name, (set = new Set()));
-    set.add((g) => seen.push(structuredClone(g) as G));
+    this.onGoal(name, (g) => seen.push(structuredClone(g) as G));
     return seen;
   }
 
@@ -96,6 +95,13 @@ export class InMemoryRosBus {
     for (const l of this.goals.get(name) ?? []) l(goal);
   }
 
+  /** @internal an action server's side: every goal sent to `name`. */
+  onGoal(name: string, listener: Listener): void {
+    let set = this.goals.get(name);
+    if (!set) this.goals.set(name, (set = new Set()));
+    set.add(listener);
+  }
+
   /** @internal */
   declare(fullName: string, value: number, onSet: ParameterCheck): void {
     this.parameters.set(fullName, { value, onSet });
@@ -133,6 +139,11 @@ class InMemoryRosGraph implements RosGraph {
   actionClient<G>(_type: string, name: string): GoalSender<G> {
     const full = resolveName(this.nodeName, name);
     return { sendGoal: (g) => this.bus.goal(full, g) };
+  }
+
+  serveGoals<G, R>(_type: string, name: string, onGoal: (goal: G) => R): void {
+    // The result goes nowhere: the in-memory action client never asks for it.
+    this.bus.onGoal(resolveName(this.nodeName, name), (g) => void onGoal(g as G));
   }
 
   declareParameter(name: string, value: number, onSet: ParameterCheck): void {

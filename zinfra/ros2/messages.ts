@@ -81,6 +81,25 @@ export interface GripperCommandGoal {
   command: { position: number; max_effort: number };
 }
 
+/** control_msgs/action/GripperCommand's result. */
+export interface GripperCommandResult {
+  position: number;
+  effort: number;
+  stalled: boolean;
+  reached_goal: boolean;
+}
+
+/** sensor_msgs/Image, as a camera driver publishes it (rows of `step` bytes). */
+export interface ImageMessage {
+  header: Header;
+  height: number;
+  width: number;
+  encoding: string;
+  is_bigendian: number;
+  step: number;
+  data: Uint8Array;
+}
+
 export interface StringMessage {
   data: string;
 }

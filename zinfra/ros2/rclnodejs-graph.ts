@@ -29,6 +29,8 @@ interface RclNode {
   createClient(type: string, name: string): RclClient;
   countSubscribers(topic: string): number;
   countPublishers(topic: string): number;
+  /** null where the distribution cannot count them (Humble). */
+  countClients(service: string): number | null;
   declareParameter(parameter: unknown): unknown;
   addPreSetParametersCallback(callback: (parameters: RclParameter[]) => RclParameter[]): void;
   addOnSetParametersCallback(callback: (parameters: RclParameter[]) => { successful: boolean; reason: string }): void;
@@ -40,6 +42,10 @@ interface RclParameter {
   readonly type: number;
   readonly value: unknown;
 }
+interface RclGoalHandle {
+  readonly request: { toPlainObject(): unknown };
+  succeed(): void;
+}
 interface RclClient {
   waitForService(timeoutMs: number): Promise<boolean>;
   sendRequestAsync(request: unknown, options: { timeout: number }): Promise<unknown>;
@@ -50,6 +56,9 @@ interface Rclnodejs {
   removeSignalHandlers(): void;
   Node: new (name: string) => RclNode;
   ActionClient: new (node: RclNode, type: string, name: string) => { sendGoal(goal: unknown): Promise<unknown> };
+  ActionServer: new (node: RclNode, type: string, name: string, execute: (handle: RclGoalHandle) => unknown) => unknown;
+  /** An interface's generated classes, e.g. an action's Result. */
+  require(type: string): { Result: new (init: unknown) => unknown };
   Parameter: new (name: string, type: number, value: unknown) => unknown;
   ParameterType: { PARAMETER_INTEGER: number; PARAMETER_DOUBLE: number };
   QoS: { profileSensorData: unknown; profileServicesDefault: unknown; profileDefault: unknown };
@@ -164,6 +173,18 @@ export class RclnodejsGraph implements RosGraph {
     };
   }
 
+  serveGoals<G, R>(type: string, name: string, onGoal: (goal: G) => R): void {
+    const action = interfaceName(type, 'action');
+    const Result = this.rcl.require(action).Result;
+    // rclnodejs runs the execute callback within the spin that took the goal: the goal is in effect
+    // before anything that arrived after it is handled.
+    new this.rcl.ActionServer(this.node, action, resolveName(this.nodeName, name), (handle) => {
+      const result = onGoal(handle.request.toPlainObject() as G);
+      handle.succeed();
+      return new Result(result);
+    });
+  }
+
   declareParameter(name: string, value: number, onSet: ParameterCheck): void {
     // rclnodejs runs the set-parameters callback on the declaration too; the check guards later sets
     // only (a fixed parameter refuses every set, its own declaration included), so it is armed after.
@@ -185,6 +206,14 @@ export class RclnodejsGraph implements RosGraph {
   endpointCount(topic: string, role: 'publishers' | 'subscribers'): number {
     const name = resolveName(this.nodeName, topic);
     return role === 'publishers' ? this.node.countPublishers(name) : this.node.countSubscribers(name);
+  }
+
+  /**
+   * Action clients on the graph for the action `name` (its goal service's clients); null where the
+   * distribution cannot count them (Humble).
+   */
+  actionClientCount(name: string): number | null {
+    return this.node.countClients(`${resolveName(this.nodeName, name)}/_action/send_goal`) ?? null;
   }
 
   async close(): Promise<void> {

@@ -136,6 +136,7 @@ export class Ros2Node {
     this.inputs.setObjects(start.objects ?? this.inputs.objectNames, start.instruction ?? this.options.instruction);
     this.options.features.begin(config.task.id, this.inputs.objectNames);
     this.pipeline.begin();
+    this.outputs.begin();
     governance.critic?.reset();
     governance.envelope.reset();
     this.watchdog.begin(clock.now());

@@ -1,15 +1,20 @@
 // The embedded tabletop as a ROS 2 robot on any graph (a real one through rclnodejs for `zetta
 // sim-robot`, the in-memory one in tests). It publishes what an arm's drivers publish —
 // sensor_msgs/JointState (the two finger joints), the end-effector pose as geometry_msgs/PoseStamped,
-// a perception module's object poses as geometry_msgs/PoseArray — and obeys geometry_msgs/TwistStamped
-// as MoveIt Servo does (velocity × period = the delta) and the gripper's std_msgs/Float64MultiArray.
+// a perception module's object poses as geometry_msgs/PoseArray, and optionally a camera's
+// sensor_msgs/Image drawn from the simulator's geometry (sim-robot-camera.ts) — and obeys
+// geometry_msgs/TwistStamped as MoveIt Servo does (velocity × period = the delta) and the gripper
+// as a std_msgs/Float64MultiArray topic or a control_msgs/GripperCommand action server.
 // It steps only when told, so its driver decides between lockstep and real time.
 import { quatFromRotvec } from '../../sim/math/quat.js';
 import type { Env, ResetOptions, StepResult, SyncEnv } from '../../sim/env.js';
+import { hasSceneGeometry, type SceneGeometry } from '../../sim/scene-geometry.js';
 import { loadWorld, resolveWorld } from '../../sim/worlds.js';
 import type { Publisher, RosGraph } from './graph.js';
 import {
   type Float64MultiArray,
+  type GripperCommandGoal,
+  type GripperCommandResult,
   INPUT_TYPES,
   type JointState,
   OUTPUT_TYPES,
@@ -18,6 +23,7 @@ import {
   stampOf,
   type TwistStamped,
 } from './messages.js';
+import { type CameraSize, SimRobotCamera } from './sim-robot-camera.js';
 
 export const TABLETOP_ROBOT_TOPICS = {
   jointState: '/joint_states',
@@ -25,7 +31,22 @@ export const TABLETOP_ROBOT_TOPICS = {
   objects: '/perception/object_poses',
   twist: '/servo_node/delta_twist_cmds',
   gripper: '/gripper_controller/commands',
+  /** The gripper's control_msgs/GripperCommand action (with `gripper: 'action'`). */
+  gripperAction: '/gripper_controller/gripper_cmd',
+  camera: '/camera/image_raw',
 } as const;
+
+/** How the robot takes gripper commands: the Float64MultiArray topic, or the GripperCommand action. */
+export type GripperInterface = 'topic' | 'action';
+
+export interface TabletopRobotOptions {
+  /** Called after every twist or gripper command (a driver may step on it). */
+  readonly onCommand?: () => void;
+  /** Default: the topic. Either way a command's position is the action's gripper value (−1 open … +1 closed). */
+  readonly gripper?: GripperInterface;
+  /** The camera image's size; absent or null: no camera. */
+  readonly camera?: CameraSize | null;
+}
 
 export const TABLETOP_FINGER_JOINTS = ['finger_left', 'finger_right'] as const;
 
@@ -60,35 +81,37 @@ export class TabletopRobot {
   private readonly jointPub: Publisher<JointState>;
   private readonly posePub: Publisher<PoseStamped>;
   private readonly objectsPub: Publisher<PoseArray>;
+  private readonly camera: SimRobotCamera | null;
+  private readonly onCommand: () => void;
 
   private constructor(
-    private readonly env: SyncEnv,
+    private readonly env: SyncEnv & SceneGeometry,
     graph: RosGraph,
     controlHz: number,
-    private readonly onCommand: () => void,
+    options: TabletopRobotOptions,
   ) {
     this.periodS = 1 / controlHz;
+    this.onCommand = options.onCommand ?? (() => {});
     // The gripper first: where both arrive in one spin, the twist that completes a period comes last.
-    graph.subscribe<Float64MultiArray>(OUTPUT_TYPES.gripperArray, TABLETOP_ROBOT_TOPICS.gripper, 'reliable', (m) => {
-      this.action[6] = m.data[0]!;
-      this.gripperCommandsSinceStep++;
-      this.onCommand();
-    });
+    this.listenToGripper(graph, options.gripper ?? 'topic');
     graph.subscribe<TwistStamped>(OUTPUT_TYPES.twist, TABLETOP_ROBOT_TOPICS.twist, 'reliable', (m) => this.takeTwist(m));
+    this.camera = options.camera ? new SimRobotCamera(graph, TABLETOP_ROBOT_TOPICS.camera, options.camera) : null;
     this.jointPub = graph.advertise(INPUT_TYPES.jointState, TABLETOP_ROBOT_TOPICS.jointState, 'reliable');
     this.posePub = graph.advertise(INPUT_TYPES.pose, TABLETOP_ROBOT_TOPICS.pose, 'reliable');
     this.objectsPub = graph.advertise(INPUT_TYPES.objects, TABLETOP_ROBOT_TOPICS.objects, 'reliable');
   }
 
-  /** `onCommand` is called after every twist or gripper command (a driver may step on it). */
-  static async create(graph: RosGraph, controlHz = 20, onCommand: () => void = () => {}): Promise<TabletopRobot> {
+  static async create(graph: RosGraph, controlHz = 20, options: TabletopRobotOptions = {}): Promise<TabletopRobot> {
     const world = await loadWorld(resolveWorld('tabletop'));
     const env = await world.createEnv();
-    if (!isSyncEnv(env)) {
+    if (!isSyncEnv(env) || !hasSceneGeometry(env)) {
       await env.close();
-      throw new Error(`the ${world.name} world's simulator cannot be stepped without awaiting`);
+      const why = isSyncEnv(env)
+        ? 'cannot say what its scene is made of (its camera draws from that)'
+        : 'cannot be stepped without awaiting';
+      throw new Error(`the ${world.name} world's simulator ${why}`);
     }
-    return new TabletopRobot(env, graph, controlHz, onCommand);
+    return new TabletopRobot(env, graph, controlHz, options);
   }
 
   /** A new episode; returns the scene's object names (what the PoseArray's poses are) and the instruction. */
@@ -101,8 +124,11 @@ export class TabletopRobot {
     return { objects: this.env.spec().objects, instruction: r.info.instruction };
   }
 
-  /** Publishes the current state, stamped with `nowMs`. */
+  /** Publishes the current state (the camera's image first, then JointState, pose, objects), stamped with `nowMs`. */
   publishState(nowMs: number): void {
+    // The image before the state a node in lockstep ticks on: the largest message has the longest
+    // way, and this gives it the best chance to be in by the tick (the node does not wait for it).
+    this.camera?.publish(this.env.sceneSolids(), nowMs);
     const obs = this.env.observe();
     const s = obs.state;
     stampOf(nowMs, this.joint.header.stamp);
@@ -147,6 +173,28 @@ export class TabletopRobot {
 
   async close(): Promise<void> {
     await this.env.close();
+  }
+
+  private listenToGripper(graph: RosGraph, gripper: GripperInterface): void {
+    if (gripper === 'topic') {
+      graph.subscribe<Float64MultiArray>(OUTPUT_TYPES.gripperArray, TABLETOP_ROBOT_TOPICS.gripper, 'reliable', (m) =>
+        this.takeGripper(m.data[0]!),
+      );
+      return;
+    }
+    const action = TABLETOP_ROBOT_TOPICS.gripperAction;
+    graph.serveGoals<GripperCommandGoal, GripperCommandResult>(OUTPUT_TYPES.gripperAction, action, (g) => {
+      this.takeGripper(g.command.position);
+      // The setpoint is taken at once and the fingers get there over the next steps, which the
+      // result does not wait for (the node never asks for it): it reports the setpoint, not reached.
+      return { position: g.command.position, effort: 0, stalled: false, reached_goal: false };
+    });
+  }
+
+  private takeGripper(position: number): void {
+    this.action[6] = position;
+    this.gripperCommandsSinceStep++;
+    this.onCommand();
   }
 
   private takeTwist(m: TwistStamped): void {

@@ -1,6 +1,6 @@
 // Reads a node's ROS 2 bag (MCAP, ros2msg schemas, cdr messages) back with @mcap/core and
 // @foxglove/rosmsg2-serialization alone, as Foxglove would: its profile, topics, and any topic's
-// messages decoded.
+// messages decoded, with the time each was recorded at.
 import { readFileSync } from 'node:fs';
 import { parse } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
@@ -11,6 +11,8 @@ export interface ReadBag {
   readonly profile: string;
   readonly topics: string[];
   messages<T>(topic: string): Promise<T[]>;
+  /** The messages with the node-clock time each was recorded at (ms). */
+  records<T>(topic: string): Promise<{ readonly logTimeMs: number; readonly message: T }[]>;
 }
 
 export async function readBag(path: string): Promise<ReadBag> {
@@ -27,14 +29,19 @@ export async function readBag(path: string): Promise<ReadBag> {
     profile: reader.header.profile,
     topics: channels.map((c) => c.topic),
     async messages<T>(topic: string) {
-      const channel = channels.find((c) => c.topic === topic);
-      if (!channel) throw new Error(`${path} has no topic ${topic}`);
-      const schema = reader.schemasById.get(channel.schemaId)!;
-      const decode = new MessageReader(parse(new TextDecoder().decode(schema.data), { ros2: true }));
-      const out: T[] = [];
-      for await (const m of reader.readMessages({ topics: [topic] }) as AsyncIterable<McapTypes.Message>)
-        out.push(decode.readMessage<T>(m.data));
-      return out;
+      return (await records<T>(topic)).map((r) => r.message);
     },
+    records,
   };
+
+  async function records<T>(topic: string) {
+    const channel = channels.find((c) => c.topic === topic);
+    if (!channel) throw new Error(`${path} has no topic ${topic}`);
+    const schema = reader.schemasById.get(channel.schemaId)!;
+    const decode = new MessageReader(parse(new TextDecoder().decode(schema.data), { ros2: true }));
+    const out: { logTimeMs: number; message: T }[] = [];
+    for await (const m of reader.readMessages({ topics: [topic] }) as AsyncIterable<McapTypes.Message>)
+      out.push({ logTimeMs: Number(m.logTime) / 1e6, message: decode.readMessage<T>(m.data) });
+    return out;
+  }
 }

@@ -73,6 +73,23 @@ describe.skipIf(distro !== undefined)('zetta ros2 without ROS 2', () => {
     expect(stderr).toMatch(/no_such_task/);
   });
 
+  it('zetta sim-robot refuses a bad --camera or --gripper in one line (and the pointer to --help), before looking for ROS 2', async () => {
+    const robot = ['sim-robot', '--task', 'spatial/left_cube_in_bowl', '--seed', '1000'];
+    expect(await main([...robot, '--camera', '4x4'])).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      'zetta sim-robot: --camera must be WIDTHxHEIGHT with each side from 8 to 1024 (e.g. 128x128), or off; got "4x4"',
+      '(see zetta sim-robot --help)',
+    ]);
+    stderr = '';
+    expect(await main([...robot, '--gripper', 'service'])).toBe(2);
+    expect(stderr.trimEnd().split('\n')[0]).toBe('zetta sim-robot: --gripper must be topic or action, got "service"');
+    stdout = '';
+    expect(await main(['sim-robot', '--help'])).toBe(0);
+    expect(stdout).toMatch(/--camera WxH\|off/);
+    expect(stdout).toMatch(/--gripper topic\|action/);
+    expect(stdout).toMatch(/drawn from the simulator's geometry/);
+  });
+
   it('refuses a bad config first, naming the field, and validates a good one with --check', async () => {
     const bad = configFile({ ...simulatedRobotConfig('spatial/left_cube_in_bowl'), control_hz: 'fast' });
     expect(await main(['ros2', '--config', bad])).toBe(2);

@@ -5,15 +5,14 @@
 // (`zetta sim-robot --realtime`, the node on real time), the tick period's p99 and the end-to-end
 // latency (robot state received → command published) are reported. Skipped, with the reason in
 // the name, where ROS 2 or rclnodejs is missing (CI).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPolicy } from '../../../zinfra/policy/open-policy.js';
 import type { StringMessage } from '../../../zinfra/ros2/messages.js';
 import { RclnodejsGraph } from '../../../zinfra/ros2/rclnodejs-graph.js';
 import { EPISODES, FIRST_SEED, PERTURBATIONS, TASK, evalReference } from './closed-loop-reference.js';
-import { realGraphMissing, useDomain, startPolicyServer, startZetta, type ZettaProcess } from './real-graph-support.js';
+import { realGraphMissing, simRobotEpisodes, policyServerForSuite, startZetta, useDomain } from './real-graph-support.js';
 import { simulatedRobotConfig } from './simulated-robot.js';
 
 const missing = await realGraphMissing();
@@ -21,12 +20,6 @@ useDomain(13);
 const TITLE = missing
   ? `the closed loop over DDS: policy server, zetta ros2, zetta sim-robot (skipped: ${missing}; source a ROS 2 installation and install rclnodejs to run it)`
   : `the closed loop over DDS on ROS 2 ${process.env.ROS_DISTRO}: policy server, zetta ros2, zetta sim-robot as separate processes`;
-
-interface RobotEpisode {
-  seed: number;
-  success: boolean;
-  steps: number;
-}
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
@@ -36,27 +29,10 @@ function nodeConfig(dir: string, name: string, endpoint: string, useSimTime: boo
   return path;
 }
 
-async function robotEpisodes(args: readonly string[]): Promise<RobotEpisode[]> {
-  const robot = startZetta(['sim-robot', '--task', TASK, ...args, '--json']);
-  const code = await robot.exited;
-  if (code !== 0) throw new Error(`zetta sim-robot exited with ${code}:\n${robot.output.stderr}`);
-  const lines = robot.output.stdout.trim().split('\n');
-  return (JSON.parse(lines.at(-1)!) as { episodes: RobotEpisode[] }).episodes;
-}
+const robotEpisodes = (args: readonly string[]) => simRobotEpisodes(TASK, args);
 
 describe.skipIf(missing !== null)(TITLE, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zetta-ros2-loop-'));
-  const endpoint = `ipc://${join(dir, 'policy.sock')}`;
-  let server: ZettaProcess;
-
-  beforeAll(async () => {
-    server = await startPolicyServer(endpoint);
-  }, 90_000);
-
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { dir, endpoint } = policyServerForSuite('zetta-ros2-loop-');
 
   it(`gives in lockstep the same outcome as zetta eval at each of ${EPISODES} seeds under ${PERTURBATIONS.join(' and ')}`, async () => {
     const name = `zetta_lockstep_${process.pid}`;

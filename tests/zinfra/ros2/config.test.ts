@@ -1,11 +1,12 @@
 // The node's config is refused at start, with the field named, for a wrong type, a missing topic or
-// a message type the node cannot speak; the shipped example parses.
+// a message type the node cannot speak; the shipped example and the simulated robot's config parse.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadRos2Config, parseRos2Config, Ros2ConfigError } from '../../../zinfra/ros2/config.js';
+import { TABLETOP_ROBOT_TOPICS } from '../../../zinfra/ros2/tabletop-robot.js';
 import { simulatedRobotConfig } from './simulated-robot.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-ros2-config-'));
@@ -76,5 +77,18 @@ describe('zetta ros2 config', () => {
     const example = loadRos2Config(join(import.meta.dirname, '../../../zinfra/ros2/example.yaml'));
     expect(example.inputs.ee_pose.type).toBe('tf2_msgs/TFMessage');
     expect(example.outputs.gripper.type).toBe('control_msgs/GripperCommand');
+  });
+
+  it('ships a config for zetta sim-robot that names the robot’s topics, its camera among them', () => {
+    const config = loadRos2Config(join(import.meta.dirname, '../../../zinfra/ros2/sim-robot.yaml'));
+    expect(config.use_sim_time).toBe(true);
+    expect(config.inputs.cameras).toEqual([{ key: 'observation/image', topic: TABLETOP_ROBOT_TOPICS.camera, type: 'sensor_msgs/Image' }]);
+    expect([config.inputs.joint_state.topic, config.inputs.ee_pose.topic, config.inputs.objects?.topic]).toEqual([
+      TABLETOP_ROBOT_TOPICS.jointState,
+      TABLETOP_ROBOT_TOPICS.pose,
+      TABLETOP_ROBOT_TOPICS.objects,
+    ]);
+    expect(config.outputs.command.topic).toBe(TABLETOP_ROBOT_TOPICS.twist);
+    expect(config.outputs.gripper).toMatchObject({ topic: TABLETOP_ROBOT_TOPICS.gripper });
   });
 });

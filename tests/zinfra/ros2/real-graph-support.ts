@@ -1,7 +1,12 @@
 // For the tests on a real ROS 2 graph: whether one is here (a sourced ROS 2 and a loadable
 // rclnodejs; the reason when not, for the skipped test's name), `zetta` commands as separate
-// processes (bin/zetta.js over the built dist/, as a user runs them), and waiting on what they say.
+// processes (bin/zetta.js over the built dist/, as a user runs them), waiting on what they say, and
+// the episodes `zetta sim-robot` reports.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { packagePath } from '../../../util/package-root.js';
 import { loadRclnodejs } from '../../../zinfra/ros2/rclnodejs-graph.js';
 
@@ -82,4 +87,37 @@ export async function startPolicyServer(endpoint: string): Promise<ZettaProcess>
   const server = startZetta(['serve-policy', '--onnx', packagePath('models', 'embedded-bc.onnx'), '--bind', endpoint]);
   await server.waitFor(/^serving .* on /m, 60_000);
   return server;
+}
+
+/**
+ * For one describe block: a temporary folder and a policy server on an ipc endpoint in it, started
+ * before the block's tests and stopped (the folder removed) after them.
+ */
+export function policyServerForSuite(prefix: string): { readonly dir: string; readonly endpoint: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const endpoint = `ipc://${join(dir, 'policy.sock')}`;
+  let server: ZettaProcess | undefined;
+  beforeAll(async () => {
+    server = await startPolicyServer(endpoint);
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, endpoint };
+}
+
+export interface RobotEpisode {
+  readonly seed: number;
+  readonly success: boolean;
+  readonly steps: number;
+}
+
+/** `zetta sim-robot --task TASK ARGS --json` to its end; its episodes, as it reports them. */
+export async function simRobotEpisodes(task: string, args: readonly string[]): Promise<RobotEpisode[]> {
+  const robot = startZetta(['sim-robot', '--task', task, ...args, '--json']);
+  const code = await robot.exited;
+  if (code !== 0) throw new Error(`zetta sim-robot exited with ${code}:\n${robot.output.stderr}`);
+  const lines = robot.output.stdout.trim().split('\n');
+  return (JSON.parse(lines.at(-1)!) as { episodes: RobotEpisode[] }).episodes;
 }

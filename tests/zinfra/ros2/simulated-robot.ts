@@ -1,10 +1,16 @@
 // The embedded tabletop as a simulated ROS 2 robot on the in-memory graph (a test double): the same
 // robot `zetta sim-robot` runs on a real graph (zinfra/ros2/tabletop-robot.ts) — JointState (the two
 // finger joints), the end-effector PoseStamped and the object PoseArray out, TwistStamped (as MoveIt
-// Servo would: velocity × period = the delta) and the gripper's Float64MultiArray in — as node
-// /sim_robot on the bus. It steps only when told, in simulated time.
+// Servo would: velocity × period = the delta) and the gripper's Float64MultiArray (or GripperCommand
+// goals) in, a camera image out if asked for — as node /sim_robot on the bus. It steps only when
+// told, in simulated time.
 import type { InMemoryRosBus } from '../../../zinfra/ros2/memory-graph.js';
-import { TABLETOP_FINGER_JOINTS, TABLETOP_ROBOT_TOPICS, TabletopRobot } from '../../../zinfra/ros2/tabletop-robot.js';
+import {
+  TABLETOP_FINGER_JOINTS,
+  TABLETOP_ROBOT_TOPICS,
+  TabletopRobot,
+  type TabletopRobotOptions,
+} from '../../../zinfra/ros2/tabletop-robot.js';
 
 export const SIM_TOPICS = TABLETOP_ROBOT_TOPICS;
 
@@ -37,5 +43,6 @@ export function simulatedRobotConfig(task: string, overrides: Record<string, unk
 export type SimulatedTabletopRobot = TabletopRobot;
 
 export const SimulatedTabletopRobot = {
-  create: (bus: InMemoryRosBus, controlHz = 20): Promise<TabletopRobot> => TabletopRobot.create(bus.node('sim_robot'), controlHz),
+  create: (bus: InMemoryRosBus, controlHz = 20, options: TabletopRobotOptions = {}): Promise<TabletopRobot> =>
+    TabletopRobot.create(bus.node('sim_robot'), controlHz, options),
 };
