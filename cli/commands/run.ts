@@ -83,9 +83,10 @@ The main job on the embedded default, end to end, on a CPU:
   7. final     the governance arms again, at the same seeds, with every active skill of the store
                composed onto the default critic where its guard holds; zero-shot transfer on the
                tasks no campaign ran on, before and after, paired by seed
-With --from-scratch the campaigns start from the empty bundle on the tasks where the policy alone does
-worst, the final system is only what they promoted (its store is DIR/skills.db, so nothing evolved
-before enters), and the report sets its arms beside the hand-written default's at the same seeds.
+With --from-scratch the campaigns start from the empty bundle where the policy alone does worst, the
+perturbations taking turns (weakest first, each on its weakest task no campaign has yet); the final
+system is only what they promoted (its store is DIR/skills.db, so nothing evolved before enters),
+and the report sets its arms beside the hand-written default's at the same seeds.
 Writes DIR/report.json (stage by stage), DIR/report.md, DIR/report.html (self-contained, with plots)
 and every episode as MCAP under DIR/episodes.
 

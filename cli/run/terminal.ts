@@ -3,7 +3,7 @@
 import { armsLine, signedPoints, type CampaignRun, type RunObserver, type RunReport, type StageName } from '../../experiments/run/index.js';
 import { progress, type Progress } from '../progress.js';
 
-/** `fromScratch`: the campaigns start from the empty bundle where the policy alone does worst. */
+/** `fromScratch`: the campaigns start from the empty bundle where the policy alone does worst, perturbations in turn. */
 export function terminalObserver(say: (line: string) => void, fromScratch = false): RunObserver {
   let bar: Progress | undefined;
   return {
@@ -13,7 +13,7 @@ export function terminalObserver(say: (line: string) => void, fromScratch = fals
       if (stage === 'evolution')
         say(
           fromScratch
-            ? '  evolution (from the empty bundle: a campaign on each of the tasks the policy alone does worst, under its weakest perturbation)'
+            ? '  evolution (from the empty bundle: the perturbations in turn, a campaign on the task the policy alone does worst under each)'
             : '  evolution (a campaign on each of the weakest tasks, under its weakest perturbation with the critic)',
         );
       else bar = progress(`  ${stage}`);

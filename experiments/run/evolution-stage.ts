@@ -1,8 +1,8 @@
 // Stage of the run experiment (`zetta run`): evolution campaigns on the pairs (task, perturbation)
 // where the base policy with the default critic does worst, one task per campaign; from scratch
-// (`--from-scratch`), where the policy alone does worst, each campaign starting from no rule. Each campaign's
-// held-out gate (paired seeds, exact McNemar at α over the generations) chooses, and fresh
-// confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
+// (`--from-scratch`), where the policy alone does worst, the perturbations in turn, each campaign
+// starting from no rule. Each campaign's held-out gate (paired seeds, exact McNemar at α over the
+// generations) chooses, and fresh confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
 // has cores for more than one rollout pool (or a job queue does the rollouts); each resumes from its
 // own folder, so an interrupted stage loses no finished generation.
 import { existsSync, readFileSync } from 'node:fs';
@@ -70,7 +70,7 @@ export interface EvolutionOptions {
   readonly log: (line: string) => void;
   /** Runs the rollouts elsewhere (`--queue`: worker processes on a Redis job queue). */
   readonly executor?: EpisodeExecutor | undefined;
-  /** Start every campaign from the empty bundle, on the pairs where the policy alone does worst. */
+  /** Start every campaign from the empty bundle, on the pairs where the policy alone does worst, perturbations in turn. */
   readonly fromScratch?: boolean | undefined;
 }
 
@@ -81,14 +81,14 @@ export interface WeakPair {
 }
 
 /**
- * The `count` weakest pairs by success of `arm` (policy + critic, or the policy alone), at most one
- * per task (a task's weakest perturbation) and none already solved; earlier entries win ties.
+ * The `count` weakest pairs by success of policy + critic, at most one per task (a task's weakest
+ * perturbation) and none already solved; earlier entries win ties.
  */
-export function weakestPairs(governance: GovernanceStageResult, count: number, arm: 'both' | 'policy' = 'both'): WeakPair[] {
+export function weakestPairs(governance: GovernanceStageResult, count: number): WeakPair[] {
   const byTask = new Map<string, WeakPair>();
   for (const [perturbation, arms] of Object.entries(governance.conditions)) {
     for (const [task, t] of Object.entries(arms.perTask)) {
-      const rate = t[arm].value;
+      const rate = t.both.value;
       const known = byTask.get(task);
       if (Number.isFinite(rate) && rate < 1 && (!known || rate < known.rate)) byTask.set(task, { task, perturbation, rate });
     }
@@ -97,13 +97,52 @@ export function weakestPairs(governance: GovernanceStageResult, count: number, a
   return [...byTask.values()].sort((a, b) => a.rate - b.rate).slice(0, count);
 }
 
+/**
+ * From scratch: the perturbations take turns, weakest first (by the mean of `arm` over their
+ * tasks), each giving its weakest pair whose task no campaign has yet, so that `count` campaigns
+ * cover `count` perturbations where there are that many. Nothing evolved stands on a perturbation
+ * no campaign saw: ranked over all pairs at once, the one perturbation where the policy alone does
+ * worst took every campaign, and the final system could only equal the policy on the others.
+ */
+export function weakestPairsByPerturbation(
+  governance: GovernanceStageResult,
+  count: number,
+  arm: 'both' | 'policy' = 'policy',
+): WeakPair[] {
+  const queues = Object.entries(governance.conditions)
+    .map(([perturbation, arms]) => {
+      const rates = Object.entries(arms.perTask)
+        .map(([task, t]) => ({ task, perturbation, rate: t[arm].value }))
+        .filter((p) => Number.isFinite(p.rate));
+      const mean = rates.reduce((sum, p) => sum + p.rate, 0) / Math.max(1, rates.length);
+      // a stable sort keeps the first-seen order among equal rates
+      return { mean, pairs: rates.filter((p) => p.rate < 1).sort((a, b) => a.rate - b.rate) };
+    })
+    .sort((a, b) => a.mean - b.mean);
+  const chosen: WeakPair[] = [];
+  const taken = new Set<string>();
+  while (chosen.length < count) {
+    let added = false;
+    for (const queue of queues) {
+      if (chosen.length >= count) break;
+      const next = queue.pairs.find((p) => !taken.has(p.task));
+      if (!next) continue;
+      chosen.push(next);
+      taken.add(next.task);
+      added = true;
+    }
+    if (!added) break;
+  }
+  return chosen;
+}
+
 /** One rollout pool per `workers` cores; a job queue's workers are elsewhere, so every campaign may go at once. */
 export function campaignsAtOnce(campaigns: number, workers: number, queued: boolean): number {
   return Math.max(1, Math.min(campaigns, queued ? campaigns : Math.floor(availableParallelism() / Math.max(1, workers))));
 }
 
 export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult> {
-  const pairs = weakestPairs(governance, o.campaigns, o.fromScratch ? 'policy' : 'both');
+  const pairs = o.fromScratch ? weakestPairsByPerturbation(governance, o.campaigns) : weakestPairs(governance, o.campaigns);
   const inParallel = campaignsAtOnce(pairs.length, o.workers, o.executor !== undefined);
   const limit = pLimit(inParallel);
   const campaigns = await Promise.all(pairs.map((pair) => limit(() => runOne(governance, pair, pairs.length > 1, o))));

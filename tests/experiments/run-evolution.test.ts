@@ -3,7 +3,7 @@
 // only where there are cores for more than one rollout pool (or a job queue does the rollouts).
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { campaignsAtOnce, weakestPairs } from '../../experiments/run/evolution-stage.js';
+import { campaignsAtOnce, weakestPairs, weakestPairsByPerturbation } from '../../experiments/run/evolution-stage.js';
 import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
 
 /** The governance stage as far as the choice reads it: the both arm's success per task (the policy alone's: 1 − both). */
@@ -38,12 +38,26 @@ describe('zetta run: which campaigns', () => {
     expect(weakestPairs(governance({ nominal: { 'spatial/a': 1, 'spatial/b': 1 } }), 3)).toEqual([]);
   });
 
-  it('from scratch, ranks by the policy alone: the tasks the policy fails most, whatever the critic does', () => {
-    expect(weakestPairs(g, 2, 'policy')).toEqual([
-      // goal/c, which the critic solves under two perturbations, is where the policy alone fails most
+  it('from scratch, ranks by the policy alone, the perturbations taking turns, weakest first', () => {
+    // policy alone (1 − both): position-shift mean 0.37, sensor-noise-delay 0.43, disturbance 0.5
+    expect(weakestPairsByPerturbation(g, 2)).toEqual([
+      // goal/c, which the critic solves under position-shift, is where the policy alone fails most there
       { task: 'goal/c', perturbation: 'position-shift', rate: 0 },
-      { task: 'spatial/a', perturbation: 'disturbance', rate: expect.closeTo(0.1, 9) },
+      // sensor-noise-delay's weakest is goal/c too: the next task takes its turn
+      { task: 'spatial/b', perturbation: 'sensor-noise-delay', rate: 0.5 },
     ]);
+    const three = weakestPairsByPerturbation(g, 3);
+    expect(three.map((p) => p.perturbation)).toEqual(['position-shift', 'sensor-noise-delay', 'disturbance']);
+    expect(three[2]).toEqual({ task: 'spatial/a', perturbation: 'disturbance', rate: expect.closeTo(0.1, 9) });
+  });
+
+  it('from scratch, a perturbation whose tasks are all taken gives its turn to the next; no task twice', () => {
+    const one = governance({ 'position-shift': { 'spatial/a': 0.9 }, disturbance: { 'spatial/a': 0.5, 'spatial/b': 0.8 } });
+    expect(weakestPairsByPerturbation(one, 5)).toEqual([
+      { task: 'spatial/a', perturbation: 'position-shift', rate: expect.closeTo(0.1, 9) },
+      { task: 'spatial/b', perturbation: 'disturbance', rate: expect.closeTo(0.2, 9) },
+    ]);
+    expect(weakestPairsByPerturbation(governance({ nominal: { 'spatial/a': 0 } }), 3)).toEqual([]);
   });
 
   it('runs campaigns side by side only where the cores hold more than one rollout pool', () => {
