@@ -3,97 +3,153 @@ openpi's LIBERO client (examples/libero/main.py) drives it. Imported only with -
 the server itself needs nothing but numpy, pyzmq and msgpack.
 
 One env per task, kept while consecutive episodes run the same task (building one takes seconds).
+Without cameras (--no-cameras) the env is LIBERO's ControlEnv with no offscreen renderer and no camera
+observations: the same physics, the same 8-D state, no images (and no OpenGL at all).
+
+LIBERO and robosuite print progress on stdout; the server's stdout carries only its `ready` line, so
+everything they print goes to stderr.
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import pathlib
+import sys
 from typing import Any
 
 import numpy as np
 
 from libero_protocol import (
-    DUMMY_ACTION, INIT_STATES, RENDER_SIZE, STANDARD_SUITES, WAIT_STEPS, quat2axisangle, spec_for, to_policy_image,
+    CAMERAS, DUMMY_ACTION, INIT_STATES, RENDER_SIZE, STANDARD_SUITES, WAIT_STEPS, quat2axisangle, spec_for, to_policy_image,
 )
+from zetta_env_wire import EnvError
 
 log = logging.getLogger("zetta_env.libero")
 
 
-class LiberoBackend:
-    def __init__(self, suites: list[str]) -> None:
-        from libero.libero import benchmark, get_libero_path  # LIBERO itself, only here
-        from libero.libero.envs import OffScreenRenderEnv
+def _quiet() -> contextlib.AbstractContextManager[Any]:
+    return contextlib.redirect_stdout(sys.stderr)
 
-        self._env_class = OffScreenRenderEnv
-        self._bddl_root = pathlib.Path(get_libero_path("bddl_files"))
-        available = benchmark.get_benchmark_dict()
-        # Standard suites first, then whatever else the installed package adds (LIBERO-Pro's).
-        names = suites or [s for s in STANDARD_SUITES if s in available] + sorted(s for s in available if s not in STANDARD_SUITES)
-        unknown = [s for s in names if s not in available]
-        if unknown:
-            raise SystemExit(f"unknown LIBERO suites {unknown}; installed: {sorted(available)}")
-        self._suites = {name: available[name]() for name in names}
+
+class LiberoBackend:
+    def __init__(self, suites: list[str], cameras: bool = True) -> None:
+        with _quiet():
+            from libero.libero import benchmark, get_libero_path  # LIBERO itself, only here
+            from libero.libero.envs.env_wrapper import ControlEnv, OffScreenRenderEnv
+
+            self._env_class = OffScreenRenderEnv if cameras else ControlEnv
+            self._cameras = cameras
+            self._bddl_root = pathlib.Path(get_libero_path("bddl_files"))
+            self._init_root = pathlib.Path(get_libero_path("init_states"))
+            available = benchmark.get_benchmark_dict()
+            # Standard suites first, then whatever else the installed package adds (LIBERO-Pro's).
+            names = suites or [s for s in STANDARD_SUITES if s in available] + sorted(s for s in available if s not in STANDARD_SUITES)
+            unknown = [s for s in names if s not in available]
+            if unknown:
+                raise SystemExit(f"unknown LIBERO suites {unknown}; installed: {sorted(available)}")
+            self._suites: dict[str, Any] = {}
+            self.skipped: dict[str, str] = {}
+            for name in names:
+                try:
+                    self._suites[name] = self._build_suite(available[name])
+                except Exception as err:  # noqa: BLE001 - LIBERO's dict names suites it cannot build (libero_100)
+                    if suites:  # named on the command line: that is a mistake, not something to skip
+                        raise SystemExit(f"LIBERO cannot build suite {name}: {type(err).__name__}: {err}") from None
+                    self.skipped[name] = f"{type(err).__name__}: {err}"
+        if not self._suites:
+            raise SystemExit(f"LIBERO built none of its suites: {self.skipped}")
+        if self.skipped:
+            log.warning("skipped LIBERO suites it cannot build: %s", "; ".join(f"{n} ({why})" for n, why in self.skipped.items()))
         self._env: Any = None
         self._env_key: tuple[str, str] | None = None
         self._start_z = 0.0
         self.instruction = ""
 
+    def _build_suite(self, cls: Any) -> Any:
+        """The suite, if LIBERO can build it and every task has its BDDL file and initial states."""
+        bench = cls()
+        tasks = [bench.get_task(i) for i in range(bench.n_tasks)]
+        if not tasks:
+            raise ValueError("no tasks")
+        absent = [str(p) for t in tasks for p in (self._bddl_root / t.problem_folder / t.bddl_file, self._init_root / t.problem_folder / t.init_states_file)
+                  if not p.exists()]
+        if absent:
+            raise FileNotFoundError(f"{len(absent)} task files missing, e.g. {absent[0]}")
+        return bench
+
     def spec(self) -> dict[str, Any]:
         suites = {name: [t.name for t in (s.get_task(i) for i in range(s.n_tasks))] for name, s in self._suites.items()}
         instructions = {s.get_task(i).name: s.get_task(i).language for s in self._suites.values() for i in range(s.n_tasks)}
-        return spec_for(suites, instructions, "libero")
+        return spec_for(suites, instructions, "libero", cameras=self._cameras, skipped=self.skipped)
 
     def reset(self, suite: str, task: str, seed: int, perturbation: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        # This backend applies no perturbation map: refuse one rather than run nominal episodes under its name.
+        asked = sorted(k for k, v in (perturbation or {}).items() if k != "name" and v not in (None, {}, [], 0))
+        if asked:
+            raise EnvError("UNSUPPORTED_PERTURBATION", f"the LIBERO backend applies no perturbation map (this one sets {', '.join(asked)}); "
+                           "perturbed LIBERO is LIBERO-Pro's suites, served when its fork of the libero package is installed")
         bench = self._suites[suite]
         index = [bench.get_task(i).name for i in range(bench.n_tasks)].index(task)
         t = bench.get_task(index)
-        if self._env_key != (suite, task):
-            self._open(suite, task, t)
-        init_states = bench.get_task_init_states(index)
-        state_index = seed % min(INIT_STATES, len(init_states))
-        self._env.seed(seed)
-        self._env.reset()
-        obs = self._env.set_init_state(init_states[state_index])
-        for _ in range(WAIT_STEPS):  # let the objects settle, as the reference client does
-            obs, _, _, _ = self._env.step(DUMMY_ACTION)
+        with _quiet():
+            if self._env_key != (suite, task):
+                self._open(suite, task, t)
+            init_states = bench.get_task_init_states(index)
+            state_index = seed % min(INIT_STATES, len(init_states))
+            # LIBERO's seed is numpy's global one (env.seed = np.random.seed). Seeded before every reset,
+            # an episode depends on its seed alone, not on the episodes before it.
+            self._env.seed(seed)
+            self._env.reset()
+            obs = self._env.set_init_state(init_states[state_index])
+            for _ in range(WAIT_STEPS):  # let the objects settle, as the reference client does
+                obs, _, _, _ = self._env.step(DUMMY_ACTION)
         self._start_z = self._object_pos()[2] if self._objects() else 0.0
         self.instruction = t.language
         digest = _digest(suite, task, state_index, init_states[state_index])
         return self._policy_obs(obs), {"reset_digest": digest, "instruction": t.language, "init_state": state_index}
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, dict[str, Any]]:
-        obs, reward, done, _ = self._env.step(action.astype(np.float64).tolist())
+        with _quiet():
+            obs, reward, done, _ = self._env.step(action.astype(np.float64).tolist())
         success = bool(done)  # LIBERO's done is _check_success(): every goal predicate holds
         return self._policy_obs(obs), float(reward), success, {"success": success, "features": self._features(obs, success)}
 
     def close(self) -> None:
         if self._env is not None:
-            self._env.close()
+            with _quiet():
+                self._env.close()
             self._env = None
+            self._env_key = None
 
     def _open(self, suite: str, task: str, t: Any) -> None:
         self.close()
         bddl = self._bddl_root / t.problem_folder / t.bddl_file
         log.info("building %s/%s from %s", suite, task, bddl)
-        self._env = self._env_class(bddl_file_name=str(bddl), camera_heights=RENDER_SIZE, camera_widths=RENDER_SIZE)
+        if self._cameras:
+            self._env = self._env_class(bddl_file_name=str(bddl), camera_heights=RENDER_SIZE, camera_widths=RENDER_SIZE)
+        else:
+            self._env = self._env_class(bddl_file_name=str(bddl), use_camera_obs=False, has_renderer=False, has_offscreen_renderer=False)
         self._env_key = (suite, task)
 
     def _policy_obs(self, obs: dict[str, Any]) -> dict[str, Any]:
         state = np.concatenate((obs["robot0_eef_pos"], quat2axisangle(obs["robot0_eef_quat"]), obs["robot0_gripper_qpos"]))
-        return {
-            "observation/image": to_policy_image(obs["agentview_image"]),
-            "observation/wrist_image": to_policy_image(obs["robot0_eye_in_hand_image"]),
-            "observation/state": state.astype(np.float32),
-            "prompt": self.instruction,
-        }
+        out: dict[str, Any] = {key: to_policy_image(obs[f"{camera}_image"]) for key, camera in CAMERAS.items()} if self._cameras else {}
+        out["observation/state"] = state.astype(np.float32)
+        out["prompt"] = self.instruction
+        return out
 
     # Privileged features: simulator ground truth, for the critic only (never in the policy's obs).
     def _objects(self) -> list[str]:
-        return list(getattr(self._env.env, "obj_of_interest", []) or [])
+        """The BDDL's objects of interest that LIBERO tracks: objects, fixtures, and regions (sites, such
+        as a drawer's `wooden_cabinet_1_middle_region` in libero_goal)."""
+        inner = self._env.env
+        tracked = getattr(inner, "object_states_dict", {})
+        return [name for name in (getattr(inner, "obj_of_interest", []) or []) if name in tracked]
 
     def _object_pos(self, which: int = 0) -> np.ndarray:
         inner = self._env.env
-        return np.array(inner.sim.data.body_xpos[inner.obj_body_id[self._objects()[which]]])
+        return np.array(inner.object_states_dict[self._objects()[which]].get_geom_state()["pos"], dtype=np.float64)
 
     def _features(self, obs: dict[str, Any], success: bool) -> dict[str, Any]:
         inner = self._env.env
@@ -113,16 +169,15 @@ class LiberoBackend:
                         "privileged.eef_object_dist": float(np.linalg.norm(np.asarray(obs["robot0_eef_pos"]) - pos))})
             if len(self._objects()) > 1:
                 out["privileged.object_target_dist"] = float(np.linalg.norm(pos[:2] - self._object_pos(1)[:2]))
-            obj = inner.objects_dict[self._objects()[0]]
-            out["privileged.gripper_object_contact"] = bool(inner.check_contact(inner.robots[0].gripper, obj))
+            obj = inner.get_object(self._objects()[0])  # None for a region: it has no geoms to touch
+            if obj is not None:
+                out["privileged.gripper_object_contact"] = bool(inner.check_contact(inner.robots[0].gripper, obj))
         except Exception as err:
             log.debug("privileged features unavailable: %s", err)
         return out
 
 
 def _digest(suite: str, task: str, index: int, state: np.ndarray) -> str:
-    import hashlib
-
     h = hashlib.sha256(f"{suite}/{task}#{index}".encode())
     h.update(np.ascontiguousarray(state, dtype=np.float64).tobytes())
     return h.hexdigest()

@@ -2,13 +2,17 @@
 """LIBERO (and LIBERO-Pro) as a Zetta env server, on the env wire (sim/remote/README.md).
 
   --backend libero   LIBERO's OffScreenRenderEnv (imported only then): every suite the installed
-                     `libero` package knows (LIBERO-Pro's perturbed suites too, when its fork is the
-                     one installed), 50 fixed initial states per task (episode seed s uses state
-                     s mod 50), 10 wait steps of [0,0,0,0,0,0,-1] after each reset, openpi's max steps
-                     per suite, both cameras flipped 180 degrees and resized (with padding) to 224,
-                     the 8-D state, and privileged features for the critic.
+                     `libero` package can build (LIBERO-Pro's perturbed suites too, when its fork is
+                     the one installed; a suite its benchmark dict names but cannot build, such as
+                     libero_100, is skipped and named on stderr and in the spec's protocol), 50 fixed
+                     initial states per task (episode seed s uses state s mod 50), 10 wait steps of
+                     [0,0,0,0,0,0,-1] after each reset, openpi's max steps per suite, both cameras
+                     rotated 180 degrees and resized (with padding) to 224, the 8-D state, and
+                     privileged features for the critic.
   --backend builtin  the same wire, suites, protocol and layouts over a kinematic stand-in scene
                      (no simulator): what the tests here run.
+  --no-cameras       no camera observations (LIBERO's env is built without an offscreen renderer):
+                     the spec declares only observation/state; for state-based policies and fast runs.
 
 Run with a Python that has numpy, pyzmq and msgpack (plus LIBERO for --backend libero):
   python3 sim/remote/python/libero_env_server.py --backend libero --bind tcp://0.0.0.0:5555
@@ -16,6 +20,7 @@ Run with a Python that has numpy, pyzmq and msgpack (plus LIBERO for --backend l
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,13 +35,14 @@ from zetta_env_wire import common_arguments, run  # noqa: E402
 class BuiltinLibero:
     """LIBERO's wire, suites and protocol over the stand-in scene: 50 layouts per task (seed mod 50)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cameras: bool = True) -> None:
         self.scene = StandinScene()
+        self.cameras = cameras
         self.instruction = ""
 
     def spec(self) -> dict[str, Any]:
         instructions = {t: t.replace("_", " ") for tasks in BUILTIN_SUITES.values() for t in tasks}
-        return spec_for(BUILTIN_SUITES, instructions, "builtin")
+        return spec_for(BUILTIN_SUITES, instructions, "builtin", cameras=self.cameras)
 
     def reset(self, suite: str, task: str, seed: int, perturbation: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
         shift = ((perturbation or {}).get("position") or {}).get("shift_m")
@@ -63,12 +69,11 @@ class BuiltinLibero:
         return self._obs(), float(success), success, {"success": success, "features": features}
 
     def _obs(self) -> dict[str, Any]:
-        return {
+        images = {
             "observation/image": to_policy_image(self.scene.render(RENDER_SIZE, 0)),
             "observation/wrist_image": to_policy_image(self.scene.render(RENDER_SIZE, 1)),
-            "observation/state": self.scene.state8(),
-            "prompt": self.instruction,
-        }
+        } if self.cameras else {}
+        return {**images, "observation/state": self.scene.state8(), "prompt": self.instruction}
 
     def close(self) -> None:
         pass
@@ -78,14 +83,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--backend", choices=["builtin", "libero"], default="builtin")
-    parser.add_argument("--suites", default="", help="comma-separated suites to serve (default: every one installed)")
+    parser.add_argument("--suites", default="", help="comma-separated suites to serve (default: every one the installed LIBERO can build)")
+    parser.add_argument("--no-cameras", action="store_true", help="no camera observations: the spec declares only observation/state")
     args = parser.parse_args(argv)
     if args.backend == "libero":
+        logging.basicConfig(level=args.log_level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
         from libero_backend import LiberoBackend  # imports LIBERO itself
 
-        backend: Any = LiberoBackend([s for s in args.suites.split(",") if s])
+        backend: Any = LiberoBackend([s for s in args.suites.split(",") if s], cameras=not args.no_cameras)
     else:
-        backend = BuiltinLibero()
+        backend = BuiltinLibero(cameras=not args.no_cameras)
     return run(backend, args)
 
 

@@ -21,11 +21,13 @@ RENDER_SIZE = 256
 IMAGE_SIZE = 224
 CONTROL_HZ = 20
 
+CAMERAS = {"observation/image": "agentview", "observation/wrist_image": "robot0_eye_in_hand"}  # wire key -> robosuite camera
 OBSERVATION = {
     "observation/image": {"dtype": "|u1", "shape": [IMAGE_SIZE, IMAGE_SIZE, 3]},
     "observation/wrist_image": {"dtype": "|u1", "shape": [IMAGE_SIZE, IMAGE_SIZE, 3]},
     "observation/state": {"dtype": "<f4", "shape": [8]},
 }
+STATE_ONLY_OBSERVATION = {"observation/state": OBSERVATION["observation/state"]}
 
 
 def _feature(name: str, unit: str, kind: str, provenance: str, meaning: str) -> dict[str, str]:
@@ -70,18 +72,42 @@ def max_steps_for(suite: str) -> int:
 
 
 def to_policy_image(img: np.ndarray) -> np.ndarray:
-    """As openpi's LIBERO client: rotate 180 degrees, resize with padding to 224, uint8."""
+    """As openpi's LIBERO client: rotate 180 degrees, resize with padding to 224, uint8.
+
+    robosuite's renders come bottom row first (OpenGL's order), so the raw image is upside down; the
+    rotation makes it upright (and mirrors it left to right), which is how LIBERO's training images
+    were converted for openpi."""
     img = np.ascontiguousarray(img[::-1, ::-1])
     try:
         from openpi_client import image_tools  # the client's own resize, when installed
 
         return image_tools.convert_to_uint8(image_tools.resize_with_pad(img, IMAGE_SIZE, IMAGE_SIZE))
     except ImportError:
+        pass
+    try:
+        return _resize_with_pad_pil(img, IMAGE_SIZE)
+    except ImportError:
         return _resize_with_pad(img, IMAGE_SIZE)
 
 
+def _resize_with_pad_pil(img: np.ndarray, size: int) -> np.ndarray:
+    """openpi_client.image_tools.resize_with_pad's arithmetic with PIL's bilinear filter: scale the
+    longer side to `size` (sizes truncated to integers), paste centred on black."""
+    from PIL import Image
+
+    h, w = img.shape[:2]
+    if (h, w) == (size, size):
+        return img.astype(np.uint8, copy=False)
+    ratio = max(w / size, h / size)
+    nw, nh = int(w / ratio), int(h / ratio)
+    canvas = Image.new("RGB", (size, size), 0)
+    canvas.paste(Image.fromarray(img.astype(np.uint8, copy=False)).resize((nw, nh), resample=Image.BILINEAR),
+                 (max(0, int((size - nw) / 2)), max(0, int((size - nh) / 2))))
+    return np.asarray(canvas, dtype=np.uint8)
+
+
 def _resize_with_pad(img: np.ndarray, size: int) -> np.ndarray:
-    """Nearest-neighbour resize keeping the aspect ratio, zero padding (numpy only)."""
+    """Nearest-neighbour resize keeping the aspect ratio, zero padding (numpy only, when PIL is absent)."""
     h, w = img.shape[:2]
     scale = size / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
@@ -102,20 +128,32 @@ def quat2axisangle(quat: np.ndarray) -> np.ndarray:
     return (quat[:3] * 2.0 * np.arccos(w)) / den
 
 
-def protocol(backend: str) -> dict[str, Any]:
-    return {"name": "LIBERO, as openpi's LIBERO client runs it", "wait_steps": WAIT_STEPS, "init_states": INIT_STATES,
-            "init_state_of_seed": "seed mod 50", "render_size": RENDER_SIZE, "image_size": IMAGE_SIZE, "backend": backend}
+def protocol(backend: str, cameras: bool = True, skipped: dict[str, str] | None = None) -> dict[str, Any]:
+    """The flat map every eval report repeats. `skipped`: suites the installed LIBERO names but cannot
+    build, with the reason (absent when none)."""
+    out: dict[str, Any] = {"name": "LIBERO, as openpi's LIBERO client runs it", "wait_steps": WAIT_STEPS, "init_states": INIT_STATES,
+                           "init_state_of_seed": "seed mod 50", "backend": backend, "cameras": cameras}
+    if cameras:
+        out.update({"render_size": RENDER_SIZE, "image_size": IMAGE_SIZE, "image_orientation": "rotated 180 degrees from the raw render"})
+    if backend == "libero":
+        # env.seed is numpy's global seed; it draws the fixtures' placement (a cabinet, a stove: a few mm),
+        # which LIBERO's initial states do not hold. Seeded with the episode seed before every reset.
+        out["numpy_seed"] = "the episode seed, before each reset (it places the fixtures)"
+    if skipped:
+        out["skipped_suites"] = "; ".join(f"{name} ({why})" for name, why in skipped.items())
+    return out
 
 
-def spec_for(suites: dict[str, list[str]], instructions: dict[str, str], backend: str) -> dict[str, Any]:
+def spec_for(suites: dict[str, list[str]], instructions: dict[str, str], backend: str, cameras: bool = True,
+             skipped: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "name": "libero" if backend == "libero" else "libero-builtin",
         "suites": suites,
         "action_dim": 7,
         "control_hz": CONTROL_HZ,
         "max_steps": {s: max_steps_for(s) for s in suites},
-        "observation": OBSERVATION,
+        "observation": OBSERVATION if cameras else STATE_ONLY_OBSERVATION,
         "features": FEATURES,
-        "protocol": protocol(backend),
+        "protocol": protocol(backend, cameras, skipped),
         "instructions": instructions,
     }
