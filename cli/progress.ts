@@ -24,6 +24,20 @@ export function pace(done: number, total: number, elapsedMs: number): string {
   return ` · ${perMin >= 10 ? Math.round(perMin) : perMin.toFixed(1)}/min · ETA ${duration(left)}`;
 }
 
+/**
+ * Time since the count began, for the pace: a count that starts over (the next arm under one line)
+ * is timed afresh, or its rate would be spread over the arms before it.
+ */
+function countClock(start: number): (done: number, now: number) => number {
+  let since = start;
+  let previous = 0;
+  return (done, now) => {
+    if (done < previous) since = now;
+    previous = done;
+    return now - since;
+  };
+}
+
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
@@ -32,17 +46,18 @@ function duration(ms: number): string {
 }
 
 function terminalProgress(label: string, stream: NodeJS.WriteStream): Progress {
-  const started = Date.now();
+  const elapsed = countClock(Date.now());
   let last = 0;
   return {
     update(done, total, note) {
       const now = Date.now();
+      const sinceCountBegan = elapsed(done, now);
       if (now - last < 100 && done < total) return;
       last = now;
       const width = 24;
       const filled = Math.round((done / Math.max(total, 1)) * width);
       stream.write(
-        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}\x1b[K`,
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${pace(done, total, sinceCountBegan)}${note ? ` ${note}` : ''}\x1b[K`,
       );
     },
     done() {
@@ -57,6 +72,7 @@ let current: { retire(): void } | undefined;
 function logProgress(label: string, stream: NodeJS.WriteStream, periodMs: number): Progress {
   const name = label.trim();
   const started = Date.now();
+  const elapsed = countClock(started);
   let state: string | undefined;
   let printed: string | undefined;
   let lastPrint = started;
@@ -93,7 +109,7 @@ function logProgress(label: string, stream: NodeJS.WriteStream, periodMs: number
       const now = Date.now();
       // any change counts: a count that starts over (the next arm, the next condition) is work done
       if (done !== lastDone) [lastDone, lastMove] = [done, now];
-      state = `${done}/${total}${pace(done, total, now - started)}${note ? ` ${note}` : ''}`;
+      state = `${done}/${total}${pace(done, total, elapsed(done, now))}${note ? ` ${note}` : ''}`;
       if (printed === undefined || done >= total || now - lastPrint >= periodMs) printState();
     },
     done() {

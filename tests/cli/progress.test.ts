@@ -90,7 +90,10 @@ describe('progress on a pipe or a log', () => {
     const repeated = lines.filter((l) => l.includes('arm 2/2'));
     expect(repeated.length).toBeGreaterThanOrEqual(1);
     expect(lines.join('\n')).not.toMatch(/nothing finished/);
+    // the second arm's pace is its own: 3 in the 12 s since its count began (15/min), not over all 16 s
+    bar.update(3, 4, 'arm 2/2');
     bar.done();
+    expect(lines.at(-1)).toMatch(/^governance 3\/4 · 15\/min · ETA 4 s arm 2\/2/);
   });
 
   it('keeps to the period ZETTA_PROGRESS_MS sets', () => {
