@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { World } from '../../sim/world.js';
 import { loadWorld } from '../../sim/worlds.js';
 import { writeJsonAtomic } from '../../util/atomic-write.js';
-import { checkPolicy } from '../../zinfra/policy/open-policy.js';
+import { checkPolicy, isRemotePolicySpec } from '../../zinfra/policy/open-policy.js';
 import { evaluate, infraFailureReasons, planJobs, type EvaluationPlan, type EvaluationResult } from '../../measure/evaluation.js';
 import { printJsonLine, UsageError, type Command } from '../command.js';
 import { critic, openCriticFlag, policy, skills } from '../flags/governance.js';
@@ -117,9 +117,10 @@ export const evalCommand: Command = withQueueErrors({
       critic: withSkills?.plan ?? loadedCritic?.plan,
     };
     const suiteLabel = f.suite ?? 'custom';
-    // A bad policy (a server that is not there, a missing or broken model) is said now, in one
-    // line, before any progress: not from inside a worker after the work has started.
-    await checkPolicy(plan.policy);
+    // A bad policy is said now, in one line, before any progress: a server that is not there
+    // always; a missing or broken model when this process runs the episodes (with --queue the
+    // workers open it on their own machines, and a failure there is reported per episode).
+    if (isRemotePolicySpec(plan.policy) || !f.queue) await checkPolicy(plan.policy);
     // through the queue, the run's folder scopes the job ids: the same command again resumes
     const coordinator = await openQueueFlag(f.queue, outDir, f.recordings, (line) => process.stderr.write(`eval: ${line}\n`));
     if (f.arms) {
