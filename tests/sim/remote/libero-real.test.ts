@@ -202,25 +202,33 @@ async function evalSpatial(server: LiberoServer, tasks: string[], out: string): 
   return { report: JSON.parse(r.stdout.trim().split('\n').at(-1)!) as EvalReport, stdout: r.stdout };
 }
 
-describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO${skipNote}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zetta-libero-real-'));
-  let server: LiberoServer;
+/**
+ * For one describe block: a temporary folder and a real-LIBERO server started with `args` before the
+ * block's tests, stopped (the folder removed) after them.
+ */
+function liberoServerForSuite(args: readonly string[], prefix: string): { readonly dir: string; server: LiberoServer } {
+  const suite = { dir: mkdtempSync(join(tmpdir(), prefix)), server: undefined as unknown as LiberoServer };
   beforeAll(async () => {
-    server = await LiberoServer.start([]);
+    suite.server = await LiberoServer.start([...args]);
   }, STARTUP_MS);
   afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await suite.server?.stop();
+    rmSync(suite.dir, { recursive: true, force: true });
   });
+  return suite;
+}
+
+describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO${skipNote}`, () => {
+  const suite = liberoServerForSuite([], 'zetta-libero-real-');
 
   it('starts with its defaults: every suite LIBERO can build, and names the ones it skips', async () => {
-    const spec = await fetchSpec(parseEndpoint(server.zmq));
+    const spec = await fetchSpec(parseEndpoint(suite.server.zmq));
     expect(Object.keys(spec.suites)).toEqual(['libero_spatial', 'libero_object', 'libero_goal', 'libero_10', 'libero_90']);
     expect(Object.values(spec.suites).map((t) => t.length)).toEqual([10, 10, 10, 10, 90]);
     expect(spec.max_steps).toEqual({ libero_spatial: 220, libero_object: 280, libero_goal: 300, libero_10: 520, libero_90: 400 });
     expect(spec.suites[SPATIAL]![0]).toBe(TASK0);
     // LIBERO's benchmark dict names libero_100, which it cannot build: skipped, said once on stderr and in the protocol.
-    expect(server.stderr).toMatch(/skipped LIBERO suites it cannot build: libero_100 \(KeyError/);
+    expect(suite.server.stderr).toMatch(/skipped LIBERO suites it cannot build: libero_100 \(KeyError/);
     expect(spec.protocol).toMatchObject({ backend: 'libero', cameras: true, wait_steps: 10, init_states: 50, image_size: 224 });
     expect(String(spec.protocol?.skipped_suites)).toMatch(/^libero_100 \(KeyError/);
     expect(String(spec.protocol?.numpy_seed)).toMatch(/^the episode seed/);
@@ -229,7 +237,7 @@ describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO${ski
 
   it('refuses a perturbation map it cannot apply, rather than running nominal episodes under its name', async () => {
     const req = new zmq.Request({ linger: 0, receiveTimeout: 60_000 });
-    req.connect(server.endpoint);
+    req.connect(suite.server.endpoint);
     try {
       await req.send(
         encode({
@@ -247,7 +255,7 @@ describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO${ski
   });
 
   it('an episode starts from initial state seed mod 50 after 10 wait steps, the same seed giving the same first observation; images are the raw render rotated 180 degrees: upright, mirrored left to right', async () => {
-    const endpoint = parseEndpoint(`${server.zmq}?reset_timeout_ms=240000&timeout_ms=60000`);
+    const endpoint = parseEndpoint(`${suite.server.zmq}?reset_timeout_ms=240000&timeout_ms=60000`);
     const env = new RemoteEnv(endpoint, await fetchSpec(endpoint));
     const task = `${SPATIAL}/${TASK0}`;
     const first = async (seed: number) => {
@@ -291,7 +299,7 @@ describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO${ski
   }, 900_000);
 
   it("zetta eval --env … --policy null:open with cameras: one libero_spatial episode under LIBERO's protocol, no infrastructure failure", async () => {
-    const { report } = await evalSpatial(server, [TASK0], join(dir, 'eval-cameras'));
+    const { report } = await evalSpatial(suite.server, [TASK0], join(suite.dir, 'eval-cameras'));
     expect(report.infra_failures).toBe(0);
     expect(report.tasks[`${SPATIAL}/${TASK0}`]).toMatchObject({ episodes: 1, infra_failures: 0 });
     expect(report.executed_steps).toBe(220);
@@ -305,22 +313,14 @@ describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO${ski
 });
 
 describe.skipIf(missing !== null)(`the LIBERO env server on the real LIBERO, --no-cameras${skipNote}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zetta-libero-real-state-'));
-  let server: LiberoServer;
-  beforeAll(async () => {
-    server = await LiberoServer.start(['--no-cameras', '--suites', SPATIAL]);
-  }, STARTUP_MS);
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = liberoServerForSuite(['--no-cameras', '--suites', SPATIAL], 'zetta-libero-real-state-');
 
   it("declares no image observation, and zetta eval runs three libero_spatial tasks under LIBERO's protocol with no infrastructure failure", async () => {
-    const spec = await fetchSpec(parseEndpoint(server.zmq));
+    const spec = await fetchSpec(parseEndpoint(suite.server.zmq));
     expect(spec.observation).toEqual({ 'observation/state': { dtype: '<f4', shape: [8] } });
     expect(spec.protocol).toMatchObject({ cameras: false });
     const tasks = spec.suites[SPATIAL]!.slice(0, 3);
-    const { report, stdout } = await evalSpatial(server, tasks, join(dir, 'eval'));
+    const { report, stdout } = await evalSpatial(suite.server, tasks, join(suite.dir, 'eval'));
     expect(Object.keys(report.tasks)).toHaveLength(3);
     expect(Object.values(report.tasks).every((t) => t.episodes === 1 && t.infra_failures === 0)).toBe(true);
     expect(report.infra_failures).toBe(0);
