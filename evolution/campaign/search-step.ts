@@ -1,7 +1,8 @@
 // The search for one pool of failures: the best conditions over the world's features (no episode
 // runs), then screening rollouts on a few development seeds (the pool's failures and some
 // successes) before any candidate takes the full development gate: every library action with the
-// best condition, then the actions that rescued most there with the next conditions.
+// best condition, then the actions that rescued most there with the next conditions (every action
+// again when none rescued).
 // A pair scores by the failures it turns into successes minus twice the successes it breaks and
 // twice what it achieves with the trivial policies on the same seeds (the critic-alone control:
 // an action that reaches the goal on its own is a second expert, not a repair); pairs that rescue
@@ -50,7 +51,9 @@ export async function searchStep(
   let screened = 0;
   let actions = library;
   for (const [rank, condition] of conditions.entries()) {
-    if (rank === 1) {
+    if (rank === 1 && pairs.length > 0) {
+      // the actions that rescued with the best condition; when none did, the next condition may
+      // fire at another moment, where another action helps: it tries them all
       const best = new Set(
         pairs
           .slice()

@@ -1,8 +1,12 @@
 // Condition search: which condition, over the world's declared features and the critic's derived
 // ones, holds in the failures before they are lost and not in the successes. Every series of
 // feature-series.ts is compared with thresholds taken from the failures' own values near their
-// onset, in both directions and with a few dwells; then the best single conditions are paired into
-// conjunctions of two. A condition scores by separation, on the parent's recorded episodes:
+// onset, in both directions and with a few dwells; then conjunctions of two: the best single
+// conditions, and those that fire in time on most failures whatever they do on successes, each with
+// every plain comparison. A conjunction earns its place by what its second part takes away: the
+// gripper commanded closed fires in every failed grasp and every good one; with "the hand is away
+// from the object" it fires in the failed ones only. A condition scores by separation, on the
+// parent's recorded episodes:
 //
 //   in time  fires first between (onset − EARLY_SLACK) and the failure point of a targeted failure
 //   early    fires first before that: on the healthy stretch of a failure (a condition that always
@@ -29,8 +33,13 @@ const DWELLS = [1, 3, 8] as const;
 const QUANTILES = [0.02, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 0.98] as const;
 /** Weight of the lead: it only breaks near-ties between conditions that separate alike. */
 const LEAD_WEIGHT = 0.1;
-/** Single conditions paired into conjunctions. */
+/** Best single conditions paired into conjunctions. */
 const PAIR_FROM = 10;
+/**
+ * Single conditions that fire in time on the most failures, false alarms aside, paired too: many
+ * fire at the same moment (everything that changes when the hand stops), so the pool is wide.
+ */
+const RECALL_FROM = 40;
 
 /** A condition in the rule language (critic/rules/ops), with the dwell it is fitted with. */
 export interface SearchedCondition {
@@ -89,17 +98,7 @@ export function searchConditions(
       }
     }
   }
-  const bestSingles = distinctBest(singles, PAIR_FROM);
-  const pairs: Scored[] = [];
-  for (let i = 0; i < bestSingles.length; i++) {
-    for (let j = i + 1; j < bestSingles.length; j++) {
-      const a = bestSingles[i]!.single!;
-      const b = bestSingles[j]!.single!;
-      if (a.spec.feature === b.spec.feature) continue;
-      const holds = a.holds.map((h, e) => h.map((x, t) => x & b.holds[e]![t]!));
-      for (const dwell of DWELLS) pairs.push({ single: null, pair: [a, b], dwell, ...judge(holds, dwell) });
-    }
-  }
+  const pairs = conjunctions(singles, failures, judge);
   return distinctBest([...singles, ...pairs], top).map((s) => ({
     when: s.single ? conditionOf(s.single) : { op: 'and', args: s.pair!.map(conditionOf) },
     dwell: s.dwell,
@@ -112,6 +111,66 @@ export function searchConditions(
     successes,
     score: round(s.score),
   }));
+}
+
+/**
+ * Conjunctions of two: each first part (the best singles, and the singles that fire in time on most
+ * failures, false alarms aside) with every plain comparison on another feature. Only the best
+ * conjunction per pair of features is kept, so the caller's memory stays that of the singles.
+ */
+function conjunctions(
+  singles: readonly Scored[],
+  failures: number,
+  judge: (holds: readonly Uint8Array[], dwell: number) => Omit<Scored, 'single' | 'pair' | 'dwell'>,
+): Scored[] {
+  const firsts = new Set(
+    [...distinctBest(singles, PAIR_FROM), ...distinctBy(singles, (s) => recall(s, failures), RECALL_FROM)].map((s) => s.single!),
+  );
+  if (firsts.size === 0) return [];
+  const partners = [...new Set([...firsts, ...singles.filter((s) => s.single!.spec.kind.op === 'value').map((s) => s.single!)])];
+  const scratch = [...firsts][0]!.holds.map((h) => new Uint8Array(h.length));
+  const best = new Map<string, Scored>();
+  for (const a of firsts) {
+    for (const b of partners) {
+      if (a.spec.feature === b.spec.feature) continue;
+      scratch.forEach((out, e) => {
+        const x = a.holds[e]!;
+        const y = b.holds[e]!;
+        for (let t = 0; t < out.length; t++) out[t] = x[t]! & y[t]!;
+      });
+      for (const dwell of DWELLS) {
+        const judged = judge(scratch, dwell);
+        if (judged.score <= 0) continue;
+        const key = [a.spec.feature, b.spec.feature].sort().join('+');
+        const held = best.get(key);
+        if (!held || judged.score > held.score) best.set(key, { single: null, pair: [a, b], dwell, ...judged });
+      }
+    }
+  }
+  return [...best.values()];
+}
+
+/** How a first part of a conjunction is chosen: in time on the failures, early and healthy firings against it, false alarms not. */
+function recall(s: Scored, failures: number): number {
+  return (s.in_time - s.early) / failures - s.healthy;
+}
+
+/** The `n` best by `key`, one per feature, best first (ties as distinctBest breaks them). */
+function distinctBy(scored: readonly Scored[], key: (s: Scored) => number, n: number): Scored[] {
+  const sorted = [...scored].sort(
+    (a, b) => key(b) - key(a) || a.dwell - b.dwell || JSON.stringify(keyOf(a)).localeCompare(JSON.stringify(keyOf(b))),
+  );
+  const seen = new Set<string>();
+  const out: Scored[] = [];
+  for (const s of sorted) {
+    if (key(s) <= 0) break;
+    const feature = s.single!.spec.feature;
+    if (seen.has(feature)) continue;
+    seen.add(feature);
+    out.push(s);
+    if (out.length === n) break;
+  }
+  return out;
 }
 
 /** Thresholds from the targeted failures' values around their onset (where a rule should fire). */

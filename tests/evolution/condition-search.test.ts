@@ -46,7 +46,8 @@ function record(seed: number, stopAt: number): EpisodeRecord {
       perturbation: null,
       policy: 'test',
       critic: 'none',
-      featureNames: FEATURES,
+      // a world's recording names its features by their schema keys
+      featureNames: FEATURES.map((f) => f.slice(f.indexOf('.') + 1)),
       objectNames: [],
     },
     steps,
@@ -162,5 +163,77 @@ describe('the condition search', () => {
     expect(episodeColumns(record, layout, false)).toBe(first);
     // another privilege reads other features: its own columns
     expect(episodeColumns(record, layout, true)).not.toBe(first);
+  });
+});
+
+// A conjunction neither of whose parts separates alone: at its event step every episode sees the same
+// event (goal_dy jumps: "the gripper is commanded closed"), where the failures' progress stopped
+// (their milestone stall), though the hand moves on in every episode; only the failures are
+// still far from the goal then (goal_dist stays 0.8: "the hand is away from the object"), the
+// successes arrive as the event comes. The event alone fires in every success; "far" alone fires from
+// the first step of every failure, long before it is lost. Events come at different steps, so a
+// deadline ("step > θ and far") separates too, but later: the search prefers what fires first.
+function eventRecord(seed: number, event: number, failed: boolean): EpisodeRecord {
+  const r = record(seed, STEPS);
+  const steps = r.steps.map((s, t) => ({
+    ...s,
+    features: [0.8, t >= event ? 1 : 0, failed || t < event ? 0.8 : 0.1],
+  }));
+  return { ...r, steps } as EpisodeRecord;
+}
+
+describe('conjunctions in the condition search', () => {
+  const failurePoint = STEPS - 1 - 20;
+  const eps: ReplayEpisode[] = [
+    ...Array.from({ length: 6 }, (_, k) => {
+      const event = 40 + 4 * k;
+      return { seed: 300 + k, success: false, record: eventRecord(300 + k, event, true), failurePoint, onset: event, inCluster: true };
+    }),
+    ...Array.from({ length: 4 }, (_, k) => ({
+      seed: 400 + k,
+      success: true,
+      record: eventRecord(400 + k, 40 + 4 * k, false),
+      failurePoint: -1,
+      onset: -1,
+      inCluster: false,
+    })),
+  ];
+  const firstFire = (when: unknown, e: ReplayEpisode) =>
+    replayRules(
+      e.record,
+      loadRules(
+        {
+          version: 1,
+          rules: [
+            {
+              id: 'part',
+              guards: [
+                { op: 'eq', feature: 'episode.in_recovery', value: 0 },
+                { op: 'ge', feature: 'episode.steps_since_recovery', value: 10 },
+              ],
+              when,
+              propose: { action: 'hold', priority: 1 },
+            },
+          ],
+        },
+        { layout, privileged: false, knownRecoveries: [] },
+      ),
+      { privileged: false },
+    ).firstFire[0]!;
+
+  it('pairs an event that fires everywhere with the comparison that fires only in the failures at that moment', () => {
+    const [best] = searchConditions(eps, layout, false, 3);
+    expect(best).toBeDefined();
+    expect(best!.features).toEqual(['observed.goal_dist', 'observed.goal_dy']);
+    expect(best!).toMatchObject({ in_time: 6, early: 0, false_alarms: 0 });
+    const parts = (best!.when as { op: string; args: unknown[] }).args;
+    expect((best!.when as { op: string }).op).toBe('and');
+    const [event, far] = parts[0] && JSON.stringify(parts[0]).includes('goal_dy') ? [parts[0], parts[1]] : [parts[1], parts[0]];
+    // the event alone fires in a success; "far" alone fires on the healthy stretch of a failure
+    expect(eps.filter((e) => e.success).some((e) => firstFire(event, e) >= 0)).toBe(true);
+    expect(eps.filter((e) => !e.success).every((e) => firstFire(far, e) < e.onset - 10)).toBe(true);
+    // together, the real critic fires at the event in every failure and never in a success
+    // the frame of step t carries the features of step t − 1
+    for (const e of eps) expect(firstFire(best!.when, e)).toBe(e.success ? -1 : e.onset + 1);
   });
 });
