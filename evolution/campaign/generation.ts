@@ -148,9 +148,15 @@ export async function runGeneration(
   return outcome;
 }
 
+/** The one-comparison rule templates: guesses no rollout has tried before their development gate. */
+const RULE_TEMPLATES: ReadonlySet<string> = new Set(['stall', 'oscillation', 'deadline', 'disturbance', 'grasp_empty']);
+
 /**
  * A `search` hypothesis stands for every condition × action pair its screening kept (best first),
  * each its own candidate; the search and its screening rollouts run once per pool and are kept.
+ * A kept pair has rescued failures in screening rollouts, so it goes before the rule templates,
+ * which nothing has tried yet: the generation's one held-out test goes to the first candidate that
+ * passes the development gates, and it should be the one with evidence.
  */
 async function withSearchedPairs(
   ctx: CampaignContext,
@@ -162,7 +168,12 @@ async function withSearchedPairs(
   ranked: readonly RankedHypothesis[],
 ): Promise<RankedHypothesis[]> {
   const out: RankedHypothesis[] = [];
+  const untried: RankedHypothesis[] = [];
   for (const r of ranked) {
+    if (RULE_TEMPLATES.has(r.hypothesis.template)) {
+      untried.push(r);
+      continue;
+    }
     if (r.hypothesis.template !== 'search') {
       out.push(r);
       continue;
@@ -176,7 +187,7 @@ async function withSearchedPairs(
     );
     for (const pair of search.pairs) out.push({ ...r, search: pair });
   }
-  return out;
+  return [...out, ...untried];
 }
 
 function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number, EpisodeRecord>): ClusteringArtifact {
