@@ -31,7 +31,8 @@ export function applicability(skill: Pick<SkillContent, 'guard'>, target: Applic
     return no(`reads privileged features, which a run in world "${target.world}" does not authorize`);
   const badCondition = g.conditions.find((c) => !have.has(c.feature));
   if (badCondition) return no(`its condition on "${badCondition.feature}" names a feature world "${target.world}" lacks`);
-  if (target.suite !== undefined && target.suite !== g.tags.suite) {
+  // a campaign over tasks of several suites (`--suite all`) made a skill for every suite of its world
+  if (target.suite !== undefined && g.tags.suite !== 'all' && target.suite !== g.tags.suite) {
     return no(
       `applies to the ${g.tags.suite} suite (from ${g.tags.source_task}), not ${target.suite}${target.task ? ` (${target.task})` : ''}`,
     );

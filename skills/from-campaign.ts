@@ -49,7 +49,7 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
   const names = layout.features.map((f) => f.name);
   const content: SkillContent = {
     version: 1,
-    name: `${evidence.candidate.hypothesis.template}@${manifest.task}`,
+    name: `${evidence.candidate.hypothesis.template}@${manifest.tasks ? `${manifest.tasks.length} tasks of ${manifest.suite}` : manifest.task}`,
     description: evidence.candidate.hypothesis.mechanism,
     guard: {
       world: manifest.world,

@@ -34,9 +34,18 @@ const REQUIRED = '--suite, --task and --root are required';
 const FLAGS = {
   world,
   env,
-  suite: suite.with({ help: "the task's suite (the tabletop's: spatial | object | goal | long)" }).required(REQUIRED),
+  suite: suite
+    .with({ help: "the task's suite (the tabletop's: spatial | object | goal | long), or all for tasks of several suites" })
+    .required(REQUIRED),
   // checked against the world once it is loaded
-  task: text('task', { metavar: 'T', help: 'a task id of the world (see zetta sim tasks for the tabletop)' }).required(REQUIRED),
+  task: text('task', {
+    metavar: 'T',
+    help: [
+      'a task id of the world (see zetta sim tasks for the tabletop), or several: a,b,c runs one',
+      'campaign over all of them (every seed on each task; the gates pool the tasks, and the',
+      'regression and held-out gates refuse fewer successes on any one task)',
+    ].join('\n'),
+  }).required(REQUIRED),
   root: root.required(REQUIRED),
   perturb,
   devEpisodes: devEpisodes.default(50),
@@ -100,19 +109,21 @@ export const evolveCommand: Command = withQueueErrors({
       throw isRemoteEnvFailure(err) ? new UsageError((err as Error).message) : err;
     });
     usage(() => checkRemoteEnvParallelism(w, f.workers * f.envsPerWorker));
-    const taskSuite = usage(() => w.task(f.task).suite);
-    if (taskSuite !== f.suite) throw new UsageError(`task ${f.task} is in suite ${taskSuite}, not ${f.suite}`);
-    const withSkills = await skillsForRun(f.skills, f.skillsDb, resolveCriticSpec(f.critic), w, [f.task], resolve(f.root, 'skills'));
+    const tasks = campaignTaskList(f.task, f.suite, (t) => usage(() => w.task(t).suite));
+    if (tasks.length > 1 && f.skills === 'active')
+      throw new UsageError('--skills active composes skills per task: give one --task, or compose the bundle first');
+    const withSkills = await skillsForRun(f.skills, f.skillsDb, resolveCriticSpec(f.critic), w, tasks, resolve(f.root, 'skills'));
     // the campaign root scopes the job ids: a restarted coordinator finds its jobs again
     const coordinator = await openQueueFlag(f.queue, resolve(f.root), f.recordings, (line) => process.stderr.write(`evolve: ${line}\n`));
     const summary = await runCampaign({
       world: w,
       root: resolve(f.root),
       suite: f.suite,
-      task: f.task,
+      task: tasks[0]!,
+      tasks,
       perturbation: f.perturb ?? null,
       policy: { spec: f.policy, file: policyFile(f.policy) },
-      baseBundle: withSkills?.plan.byTask?.[f.task] ?? f.critic,
+      baseBundle: withSkills?.plan.byTask?.[tasks[0]!] ?? f.critic,
       heldout: f.heldoutSeeds,
       confirmation: f.confirmSeeds,
       devEpisodes: f.devEpisodes,
@@ -146,6 +157,19 @@ export const evolveCommand: Command = withQueueErrors({
     return 0;
   },
 });
+
+/** --task a,b,c: the campaign's tasks, each in --suite (or any suite with --suite all), none twice. */
+function campaignTaskList(text: string, suite: string, suiteOf: (task: string) => string): string[] {
+  const tasks = text.split(',').map((t) => t.trim());
+  if (tasks.some((t) => t === '')) throw new UsageError(`--task ${text}: an empty task id`);
+  const twice = tasks.find((t, i) => tasks.indexOf(t) !== i);
+  if (twice !== undefined) throw new UsageError(`--task ${text}: ${twice} is named twice`);
+  for (const t of tasks) {
+    const taskSuite = suiteOf(t);
+    if (suite !== 'all' && taskSuite !== suite) throw new UsageError(`task ${t} is in suite ${taskSuite}, not ${suite}`);
+  }
+  return tasks;
+}
 
 /** --promote-to: the promoted bundle as a pending skill (null when nothing was promoted). */
 async function promoteSkill(summary: CampaignSummary, db: string): Promise<{ id: string; state: string; created: boolean } | null> {

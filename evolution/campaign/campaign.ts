@@ -39,6 +39,8 @@ export interface CampaignOptions {
   readonly world: World;
   readonly suite: string;
   readonly task: string;
+  /** Several tasks at once (the first is `task`): every seed list runs on each, the gates pool them. */
+  readonly tasks?: readonly string[];
   readonly perturbation: { readonly name: string; readonly spec: Perturbation } | null;
   /** The policy spec and, for a local file, its path (hashed into the manifest). */
   readonly policy: { readonly spec: string; readonly file: string | null };
@@ -72,6 +74,8 @@ export interface CampaignSummary {
 }
 
 export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> {
+  if (o.tasks && o.tasks.length > 0 && o.tasks[0] !== o.task)
+    throw new Error(`the campaign's task ${o.task} must be the first of its tasks`);
   const store = new ArtifactStore(o.root);
   const log = o.log ?? (() => {});
   const state = CampaignState.open(store, (phase, g, k) =>
@@ -91,7 +95,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
     perturbation: o.perturbation?.spec,
     world: o.world,
     layout: layoutFor(o.world.features),
-    milestones: o.world.task(o.task).milestones,
+    milestonesOf: (task) => o.world.task(task).milestones,
     log,
   };
   let parent = root;
@@ -114,6 +118,7 @@ function requestedManifest(o: CampaignOptions, baseSha: string): Manifest {
     world: o.world.name,
     suite: o.suite,
     task: o.task,
+    ...(o.tasks && o.tasks.length > 1 ? { tasks: [...o.tasks] } : {}),
     perturbation: o.perturbation ? { name: o.perturbation.name, spec: o.perturbation.spec } : null,
     policy: { spec: o.policy.spec, sha256: fileSha(o.policy.file) },
     base_bundle: { spec: o.baseBundle, sha256: baseSha },

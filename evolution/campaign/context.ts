@@ -8,7 +8,7 @@ import type { World } from '../../sim/world.js';
 import type { Diagnoser } from '../diagnosis/diagnoser.js';
 import { ENVELOPE_ONLY, writeBundle, type StoredBundle } from '../synthesis/bundle-files.js';
 import type { ArtifactStore } from './artifacts.js';
-import type { Manifest, Preregistration } from './manifest.js';
+import { campaignTasks, type Manifest, type Preregistration } from './manifest.js';
 import { rolloutSeeds, type EpisodeResult, type RolloutRunner } from './rollouts.js';
 import type { CampaignState } from './state-machine.js';
 
@@ -24,8 +24,8 @@ export interface CampaignContext {
   /** The world the campaign runs in, and its frame layout (what candidate rules may read). */
   readonly world: World;
   readonly layout: FeatureLayout;
-  /** The task's milestones, in order. */
-  readonly milestones: readonly string[];
+  /** A task's milestones, in order (a campaign may run several tasks: manifest.ts campaignTasks). */
+  milestonesOf(task: string): readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -53,7 +53,7 @@ export async function rollout(
   const stored = await ctx.state.step<RolloutSet>(`${dir}.json`, async () => {
     ctx.log(`rollouts: bundle ${bundle.sha256.slice(0, 12)} on ${name} (${seeds.length} episodes)`);
     const results = await rolloutSeeds(ctx.runner, ctx.store, dir, {
-      task: ctx.manifest.task,
+      tasks: campaignTasks(ctx.manifest),
       seeds,
       perturbation: ctx.perturbation,
       // the empty bundle runs as the envelope alone: its safety events are counted as a candidate's are

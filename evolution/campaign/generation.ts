@@ -197,7 +197,9 @@ function clusterStep(ctx: CampaignContext, dev: RolloutSet, records: Map<number,
     counted.filter((r) => r.success).map((r) => records.get(r.seed)!),
     scales,
   );
-  const signatures = counted.filter((r) => !r.success).map((r) => failureSignature(records.get(r.seed)!, ctx.milestones, band, scales));
+  const signatures = counted
+    .filter((r) => !r.success)
+    .map((r) => failureSignature(records.get(r.seed)!, ctx.milestonesOf(r.task), band, scales));
   return {
     signatures,
     clusters: clusterFailures(signatures, scales),
@@ -212,11 +214,12 @@ async function diagnoseStep(
   clustering: ClusteringArtifact,
 ): Promise<DiagnosesArtifact> {
   const signatures = new Map(clustering.signatures.map((s) => [s.seed, s]));
-  const evidence = clustering.clusters
-    .slice(0, MAX_CLUSTERS)
-    .map((cluster) =>
-      clusterEvidence({ task: ctx.manifest.task, milestones: ctx.milestones, cluster, signatures, records, results: dev.results }),
-    );
+  const taskOf = new Map(dev.results.map((r) => [r.seed, r.task]));
+  const evidence = clustering.clusters.slice(0, MAX_CLUSTERS).map((cluster) => {
+    // a cluster shares its first missing milestone, so (milestones naming a task's objects) its task
+    const task = mostCommon(cluster.seeds.map((s) => taskOf.get(s)!));
+    return clusterEvidence({ task, milestones: ctx.milestonesOf(task), cluster, signatures, records, results: dev.results });
+  });
   const diagnoses: Diagnosis[] = [];
   const transcripts: Array<LlmTranscript | null> = [];
   for (const e of evidence) {
@@ -225,6 +228,12 @@ async function diagnoseStep(
     transcripts.push(transcript);
   }
   return { evidence, diagnoses, transcripts };
+}
+
+function mostCommon(items: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const x of items) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
 }
 
 /** The parent's recorded development episodes (infrastructure failures left out), by seed. */

@@ -8,7 +8,7 @@ import type { FeatureLayout } from '../../critic/index.js';
 import { PACKAGE_ROOT, packagePath } from '../../util/package-root.js';
 import { parseArtifactText } from './artifact-format.js';
 import { canonicalJson, sha256 } from './artifacts.js';
-import { assertDisjoint, devSeedsFor } from './seeds.js';
+import { assertDisjoint, devSeedsFor, episodeKeys } from './seeds.js';
 
 export const GateSettingsSchema = z.strictObject({
   /** One-sided exact McNemar level on the held-out discordant pairs. */
@@ -37,7 +37,10 @@ export const ManifestSchema = z.strictObject({
   /** The world's name (`tabletop`, `point-mass`, or a world module's path). */
   world: z.string().default('tabletop'),
   suite: z.string(),
+  /** The task, or the first of `tasks`. */
   task: z.string(),
+  /** A campaign over several tasks: every one, in order (absent for one task); see seeds.ts's keys. */
+  tasks: z.array(z.string()).min(2).optional(),
   perturbation: z.strictObject({ name: z.string(), spec: z.unknown() }).nullable(),
   policy: z.strictObject({ spec: z.string(), sha256: z.string().nullable() }),
   /** The bundle the first generation starts from ("none" for an ungoverned policy). */
@@ -88,12 +91,19 @@ export function preregister(manifest: Manifest): Preregistration {
     assertDisjoint(dev[String(g)]!, manifest.seeds.confirmation);
   }
   assertDisjoint(manifest.seeds.heldout, manifest.seeds.confirmation);
+  // over several tasks every list runs on each task: the lists hold episode keys
+  const n = campaignTasks(manifest).length;
   return {
     manifest_sha256: manifestSha(manifest),
-    heldout: [...manifest.seeds.heldout],
-    confirmation: [...manifest.seeds.confirmation],
-    dev,
+    heldout: episodeKeys(n, manifest.seeds.heldout),
+    confirmation: episodeKeys(n, manifest.seeds.confirmation),
+    dev: Object.fromEntries(Object.entries(dev).map(([g, seeds]) => [g, episodeKeys(n, seeds)])),
   };
+}
+
+/** The campaign's tasks, in order (episode keys number them). */
+export function campaignTasks(manifest: Pick<Manifest, 'task' | 'tasks'>): readonly string[] {
+  return manifest.tasks ?? [manifest.task];
 }
 
 /** Every seed list of a preregistration, rechecked on load (a hand-edited file cannot sneak one in). */

@@ -8,11 +8,12 @@ import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
 import type { ArtifactStore } from './artifacts.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import { countSafetyEvents } from './safety-events.js';
-import { contiguousRuns } from './seeds.js';
+import { contiguousRuns, episodeKey, keyParts } from './seeds.js';
 
 /** One episode, as the campaign keeps it. */
 export interface EpisodeResult {
   readonly task: string;
+  /** Its key: the seed, or in a campaign over several tasks the key seeds.ts builds from task and seed. */
   readonly seed: number;
   readonly success: boolean;
   /** Set when the episode failed through no fault of the policy or critic; never a task failure. */
@@ -53,12 +54,12 @@ export interface RolloutRunner {
   run(request: RolloutRequest, onEpisode: (outcome: EpisodeOutcome) => void): Promise<void>;
 }
 
-/** The campaign's record of an episode; safety events are counted from its recording. */
-export async function toResult(o: EpisodeOutcome, store: ArtifactStore): Promise<EpisodeResult> {
+/** The campaign's record of an episode (under its key); safety events are counted from its recording. */
+export async function toResult(o: EpisodeOutcome, store: ArtifactStore, key: number = o.seed): Promise<EpisodeResult> {
   const safety = o.recordPath ? countSafetyEvents(await readEpisode(o.recordPath)) : o.aborted ? 1 : 0;
   return {
     task: o.task,
-    seed: o.seed,
+    seed: key,
     success: o.infraFailure === null && o.success,
     infra_failure: o.infraFailure,
     steps: o.steps,
@@ -73,30 +74,39 @@ export async function toResult(o: EpisodeOutcome, store: ArtifactStore): Promise
 }
 
 /**
- * Episodes of one (bundle, split) for the given seeds: cached per seed under `dir`, the missing ones
- * run in contiguous blocks (the evaluator numbers seeds first + i). Returned in seed order.
+ * Episodes of one (bundle, split) for the given episode keys (seeds.ts) of `tasks`: cached per key
+ * under `dir`, the missing ones run task by task in contiguous blocks of seeds (the evaluator numbers
+ * seeds first + i). Returned in key order.
  */
 export async function rolloutSeeds(
   runner: RolloutRunner,
   store: ArtifactStore,
   dir: string,
-  request: Omit<RolloutRequest, 'seeds' | 'recordDir'> & { seeds: readonly number[] },
+  request: Omit<RolloutRequest, 'task' | 'seeds' | 'recordDir'> & { tasks: readonly string[]; seeds: readonly number[] },
   onProgress?: (done: number, total: number) => void,
 ): Promise<EpisodeResult[]> {
-  const outcomePath = (seed: number) => join(dir, 'outcomes', `${seed}.json`);
+  const { tasks, ...shared } = request;
+  const outcomePath = (key: number) => join(dir, 'outcomes', `${key}.json`);
   const missing = request.seeds.filter((s) => !store.exists(outcomePath(s)));
   let done = request.seeds.length - missing.length;
-  for (const run of contiguousRuns(missing)) {
-    const seeds = Array.from({ length: run.count }, (_, i) => run.first + i);
-    // each outcome is kept as soon as its episode ends (chained: reading the recording is async)
-    let kept = Promise.resolve();
-    await runner.run({ ...request, seeds, recordDir: store.abs(join(dir, 'episodes')) }, (o) => {
-      kept = kept.then(async () => {
-        store.put(outcomePath(o.seed), await toResult(o, store));
-        onProgress?.(++done, request.seeds.length);
+  for (const [index, task] of tasks.entries()) {
+    const seedsHere = missing
+      .map((k) => keyParts(k, tasks.length))
+      .filter((p) => p.task === index)
+      .map((p) => p.seed);
+    for (const run of contiguousRuns(seedsHere)) {
+      const seeds = Array.from({ length: run.count }, (_, i) => run.first + i);
+      // each outcome is kept as soon as its episode ends (chained: reading the recording is async)
+      let kept = Promise.resolve();
+      await runner.run({ ...shared, task, seeds, recordDir: store.abs(join(dir, 'episodes')) }, (o) => {
+        kept = kept.then(async () => {
+          const key = episodeKey(index, o.seed);
+          store.put(outcomePath(key), await toResult(o, store, key));
+          onProgress?.(++done, request.seeds.length);
+        });
       });
-    });
-    await kept;
+      await kept;
+    }
   }
   return [...request.seeds]
     .sort((a, b) => a - b)

@@ -16,6 +16,7 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { writeCandidateBundle } from '../synthesis/synthesize.js';
 import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
+import { TASK_STRIDE } from './seeds.js';
 
 /** Conditions screened per pool. */
 const TOP_CONDITIONS = 3;
@@ -124,9 +125,12 @@ async function controlSuccesses(ctx: CampaignContext, bundle: StoredBundle, spli
   return successes;
 }
 
-/** The pool's failures and some successes, lowest seeds first (deterministic). */
+/**
+ * The pool's failures and some successes, lowest seeds first (deterministic). Over several tasks the
+ * episode keys are ordered by seed first, so each task gets its share.
+ */
 function screenSeeds(replay: readonly ReplayEpisode[]): number[] {
-  const sorted = [...replay].sort((a, b) => a.seed - b.seed);
+  const sorted = [...replay].sort((a, b) => (a.seed % TASK_STRIDE) - (b.seed % TASK_STRIDE) || a.seed - b.seed);
   const failures = sorted.filter((r) => !r.success && r.inCluster).slice(0, SCREEN_FAILURES);
   const successes = sorted.filter((r) => r.success).slice(0, SCREEN_SUCCESSES);
   return [...failures, ...successes].map((r) => r.seed).sort((a, b) => a - b);

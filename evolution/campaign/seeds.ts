@@ -14,6 +14,32 @@ export class SeedSyntaxError extends Error {
   override readonly name = 'SeedSyntaxError';
 }
 
+/**
+ * A campaign over several tasks runs every seed list on each task, and names an episode by its key:
+ * task index × TASK_STRIDE + seed. Task 0's keys are its seeds, so a one-task campaign's artifacts are
+ * what they always were. Seeds must stay below the stride.
+ */
+export const TASK_STRIDE = 10_000_000;
+
+/** Every task's keys for these seeds, task by task. */
+export function episodeKeys(taskCount: number, seeds: readonly number[]): number[] {
+  if (taskCount > 1) {
+    const big = seeds.find((s) => s >= TASK_STRIDE);
+    if (big !== undefined) throw new SeedSyntaxError(`seed ${big}: a campaign over several tasks takes seeds below ${TASK_STRIDE}`);
+  }
+  return Array.from({ length: taskCount }, (_, i) => seeds.map((s) => episodeKey(i, s))).flat();
+}
+
+/** The key of task `taskIndex`'s episode at `seed` (the seed itself for task 0). */
+export function episodeKey(taskIndex: number, seed: number): number {
+  return taskIndex * TASK_STRIDE + seed;
+}
+
+/** The task index and seed an episode key names. */
+export function keyParts(key: number, taskCount: number): { readonly task: number; readonly seed: number } {
+  return taskCount > 1 ? { task: Math.floor(key / TASK_STRIDE), seed: key % TASK_STRIDE } : { task: 0, seed: key };
+}
+
 /** "1-20", "3,5,9-12" → sorted, unique, non-negative integers. */
 export function parseSeedList(text: string): number[] {
   const seeds = new Set<number>();

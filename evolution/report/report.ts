@@ -3,7 +3,7 @@
 import type { CampaignContext } from '../campaign/context.js';
 import type { GenerationOutcome } from '../campaign/generation.js';
 import { heldoutSettings } from '../campaign/gating.js';
-import { manifestSha } from '../campaign/manifest.js';
+import { campaignTasks, manifestSha } from '../campaign/manifest.js';
 import { countOutcomes } from '../campaign/rollouts.js';
 import type { PairCounts } from '../gates/paired.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
@@ -90,7 +90,8 @@ export function buildReport(x: ReportInput): CampaignReport {
   return {
     campaign_id: x.ctx.campaignId,
     manifest_sha256: manifestSha(m),
-    task: m.task,
+    // a campaign over several tasks names them all
+    task: campaignTasks(m).join(', '),
     suite: m.suite,
     perturbation: m.perturbation?.name ?? 'nominal',
     policy: m.policy.spec,
