@@ -19,7 +19,7 @@ import { tmp } from './campaign.js';
 const run = promisify(execFile);
 
 async function zetta(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout: 800_000, maxBuffer: 64 << 20 });
+  const { stdout } = await run(process.execPath, [packagePath('bin', 'zetta.js'), ...args], { timeout: 1_500_000, maxBuffer: 64 << 20 });
   return stdout.trim().split('\n').at(-1)!;
 }
 
@@ -125,5 +125,5 @@ describe('skills promoted on two tasks, on tasks no campaign used (real simulato
       expect(target.drove.with.policy_share_in_successes, target.task).toBeGreaterThanOrEqual(0.6);
       expect(target.drove.with.milestones_during_recovery, target.task).toBe(0);
     });
-  }, 1_800_000);
+  }, 3_600_000);
 });
