@@ -17,7 +17,7 @@ let workers: WorkerProcess[] = [];
 let dir: string;
 
 async function zetta(args: string[]): Promise<string> {
-  const r = await runZetta(args, 400_000);
+  const r = await runZetta(args, 700_000);
   if (r.code !== 0) throw new Error(`zetta ${args[0]} exited ${r.code}: ${r.stderr.slice(-2000)}`);
   return r.stdout;
 }
@@ -111,5 +111,5 @@ describe('the arms and the main job through the queue, two workers', () => {
     expect(localEvolution!.campaigns).toHaveLength(2);
     expect(verdicts(queuedEvolution!)).toEqual(verdicts(localEvolution!));
     expect(queuedEvolution!.in_parallel).toBe(2);
-  }, 800_000);
+  }, 1_400_000);
 });
