@@ -147,7 +147,10 @@ export async function runGeneration(
   const chosen = [...passed].sort((a, b) => devGain(b.verdict) - devGain(a.verdict) || a.k - b.k)[0];
   for (const c of passed) {
     if (c === chosen) continue;
-    const reason = `${c.verdict.reason}; ${chosen!.spec.id} gained more on the development seeds (${devGain(chosen!.verdict)} vs ${devGain(c.verdict)}) and took the held-out test`;
+    const [mine, theirs] = [devGain(c.verdict), devGain(chosen!.verdict)];
+    const why =
+      theirs > mine ? `gained more on the development seeds (${theirs} vs ${mine})` : `gained as much (${theirs}) and ranks ahead`;
+    const reason = `${c.verdict.reason}; ${chosen!.spec.id} ${why} and took the held-out test`;
     decided.push({ k: c.k, summary: await finalVerdict(ctx, g, c.k, c.spec, c.shadow, async () => ({ ...c.verdict, reason })) });
   }
   if (chosen) {
