@@ -15,8 +15,7 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 import type { CandidateSpec } from '../synthesis/synthesize.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 
-/** `selection`: passed the development gates; another candidate of the generation took the held-out test (or none has yet). */
-export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'critic_alone' | 'selection' | 'heldout';
+export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'critic_alone' | 'heldout';
 
 export interface CandidateVerdict {
   readonly candidate: string;
@@ -45,12 +44,7 @@ export interface GateInput {
   readonly judgedOnHeldout?: boolean;
 }
 
-/** The gates in order; with `heldout: false` a candidate that passes the development gates stops at `selection`. */
-export async function gateCandidate(
-  ctx: CampaignContext,
-  x: GateInput,
-  o: { heldout: boolean } = { heldout: true },
-): Promise<CandidateVerdict> {
+export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise<CandidateVerdict> {
   const base = { candidate: x.spec.id, gates: [] as GateResult[], ran_dev: false, ran_heldout: false, rollouts: {} };
   if (x.spec.unbuildable) return { ...base, decision: 'rejected', stage: 'synthesis', reason: x.spec.unbuildable };
   if (x.duplicate)
@@ -86,15 +80,6 @@ export async function gateCandidate(
   if (!alone.pass)
     return { ...after, gates: devGates, critic_alone: alone, decision: 'rejected', stage: 'critic_alone', reason: alone.reason };
 
-  if (!o.heldout)
-    return {
-      ...after,
-      gates: devGates,
-      critic_alone: alone,
-      decision: 'rejected',
-      stage: 'selection',
-      reason: `passed the development gates: ${paired.reason}; ${regression.reason}`,
-    };
   const heldout = ctx.preregistration.heldout;
   const parentHeld = await rollout(ctx, x.parent, 'heldout', heldout);
   const candHeld = await rollout(ctx, cand, 'heldout', heldout);

@@ -1,8 +1,7 @@
 // One generation: development rollouts of the parent, failure clustering, a diagnosis per cluster,
-// then candidates one at a time (synthesis → shadow replay → development gates) until
-// max_candidates have run development rollouts or the candidates run out. Of those that pass the
-// development gates, the one with the largest paired gain takes the held-out test: at most one per
-// generation, so the held-out seeds are not worn down by many comparisons.
+// then candidates one at a time (synthesis → shadow replay → gates) until one is promoted, the
+// held-out test has been spent, or the candidates run out. At most one candidate per generation
+// takes the held-out test, so the held-out seeds are not worn down by many comparisons.
 import { loadBundle } from '../../critic/index.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
@@ -17,7 +16,7 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { rankHypotheses, synthesizeCandidate, type CandidateSpec, type RankedHypothesis } from '../synthesis/synthesize.js';
 import { searchStep, type SearchArtifact } from './search-step.js';
 import { failureOnset } from '../search/failure-onset.js';
-import { gateCandidate, type CandidateVerdict, type GateInput } from './gating.js';
+import { gateCandidate, type CandidateVerdict } from './gating.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 import { assertDisjoint } from './seeds.js';
 
@@ -89,8 +88,6 @@ export async function runGeneration(
   const ranked = await withSearchedPairs(ctx, g, parent, dev, replay, clustering, rankHypotheses(diag.diagnoses, clustering.clusters));
   const seen = new Set<string>();
   let rolledOut = 0;
-  const passed: Array<{ k: number; spec: CandidateSpec; shadow: ShadowReport | null; input: GateInput; verdict: CandidateVerdict }> = [];
-  const decided: Array<{ k: number; summary: CandidateSummary }> = [];
   for (let k = 0; k < ranked.length && rolledOut < ctx.manifest.gates.max_candidates; k++) {
     const cluster = clustering.clusters.find((c) => c.id === ranked[k]!.cluster)!;
     const targeted = pooledSeeds(clustering.clusters, ranked[k]!.pooled);
@@ -124,69 +121,31 @@ export async function runGeneration(
       )
     ).value;
     ctx.state.enter('gating', g, k);
-    const input: GateInput = {
-      generation: g,
-      parent,
-      dev,
-      spec,
-      shadow,
-      falsifier: diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier,
-      duplicate,
-      judgedOnHeldout: judgedOnHeldout.has(heldoutKey(spec)),
-    };
-    const devVerdict = (
-      await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/dev-gates.json`, () =>
-        gateCandidate(ctx, input, { heldout: false }),
+    const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
+    const verdict = (
+      await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
+        gateCandidate(ctx, {
+          generation: g,
+          parent,
+          dev,
+          spec,
+          shadow,
+          falsifier,
+          duplicate,
+          judgedOnHeldout: judgedOnHeldout.has(heldoutKey(spec)),
+        }),
       )
     ).value;
-    if (devVerdict.ran_dev) rolledOut++;
-    if (devVerdict.stage === 'selection') passed.push({ k, spec, shadow, input, verdict: devVerdict });
-    else decided.push({ k, summary: await finalVerdict(ctx, g, k, spec, shadow, async () => devVerdict) });
-  }
-  // the held-out test: the candidate that gained most on the development seeds (ties: rank order)
-  const chosen = [...passed].sort((a, b) => devGain(b.verdict) - devGain(a.verdict) || a.k - b.k)[0];
-  for (const c of passed) {
-    if (c === chosen) continue;
-    const [mine, theirs] = [devGain(c.verdict), devGain(chosen!.verdict)];
-    const why =
-      theirs > mine ? `gained more on the development seeds (${theirs} vs ${mine})` : `gained as much (${theirs}) and ranks ahead`;
-    const reason = `${c.verdict.reason}; ${chosen!.spec.id} ${why} and took the held-out test`;
-    decided.push({ k: c.k, summary: await finalVerdict(ctx, g, c.k, c.spec, c.shadow, async () => ({ ...c.verdict, reason })) });
-  }
-  if (chosen) {
-    ctx.state.enter('gating', g, ranked.length);
-    const held = await finalVerdict(ctx, g, chosen.k, chosen.spec, chosen.shadow, () =>
-      gateCandidate(ctx, chosen.input, { heldout: true }),
-    );
-    decided.push({ k: chosen.k, summary: held });
-  }
-  outcome.candidates.push(...decided.sort((a, b) => a.k - b.k).map((d) => d.summary));
-  const promoted = chosen && decided.find((d) => d.k === chosen.k)!.summary.verdict;
-  if (chosen && promoted?.decision === 'promoted') {
-    ctx.state.enter('promotion', g, ranked.length);
-    return { ...outcome, promoted: await promote(ctx, chosen.spec, chosen.shadow!, promoted) };
+    ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
+    outcome.candidates.push({ spec, shadow, verdict });
+    if (verdict.ran_dev) rolledOut++;
+    if (verdict.decision === 'promoted') {
+      ctx.state.enter('promotion', g, k);
+      return { ...outcome, promoted: await promote(ctx, spec, shadow!, verdict) };
+    }
+    if (verdict.ran_heldout) break;
   }
   return outcome;
-}
-
-/** A candidate's last word, kept as gates.json and logged. */
-async function finalVerdict(
-  ctx: CampaignContext,
-  g: number,
-  k: number,
-  spec: CandidateSpec,
-  shadow: ShadowReport | null,
-  decide: () => Promise<CandidateVerdict>,
-): Promise<CandidateSummary> {
-  const verdict = (await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, decide)).value;
-  ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
-  return { spec, shadow, verdict };
-}
-
-/** Candidate-only minus parent-only successes on the development seeds (the paired gate's gain). */
-function devGain(v: CandidateVerdict): number {
-  const paired = v.gates.find((x) => x.gate === 'paired');
-  return paired ? paired.counts.b - paired.counts.c : Number.NEGATIVE_INFINITY;
 }
 
 /**

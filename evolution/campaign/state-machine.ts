@@ -34,9 +34,8 @@ const NEXT: Readonly<Record<Phase, readonly Phase[]>> = {
   diagnosis: ['synthesis', 'dev-rollouts', 'report'],
   synthesis: ['shadow-replay'],
   'shadow-replay': ['gating'],
-  // back to synthesis is the next candidate of the same generation; gating again is the held-out
-  // test of the candidate the development gates chose, after all of them
-  gating: ['synthesis', 'gating', 'promotion', 'dev-rollouts', 'report'],
+  // back to synthesis is the next candidate of the same generation (a rejected one)
+  gating: ['synthesis', 'promotion', 'dev-rollouts', 'report'],
   promotion: ['dev-rollouts', 'report'],
   report: ['done'],
   done: [],

@@ -91,14 +91,14 @@ export async function writeSyntheticEpisode(path: string, spec: SyntheticSpec): 
 }
 
 /** A campaign from the empty bundle runs its parent as the envelope alone: governed means rules to govern with. */
-function ruleIds(bundleDir: string | null): string[] {
-  if (bundleDir === null) return [];
-  const rules = JSON.parse(readFileSync(join(bundleDir, 'rules.json'), 'utf8')) as { rules: Array<{ id: string }> };
-  return rules.rules.map((r) => r.id);
+function hasRules(bundleDir: string | null): boolean {
+  if (bundleDir === null) return false;
+  const rules = JSON.parse(readFileSync(join(bundleDir, 'rules.json'), 'utf8')) as { rules: unknown[] };
+  return rules.rules.length > 0;
 }
 
-/** Whether a synthetic episode succeeds: under a bundle with rules or not (their ids), with a control policy or the campaign's. */
-export type SuccessRule = (governed: boolean, control: string | undefined, seed: number, ruleIds: readonly string[]) => boolean;
+/** Whether a synthetic episode succeeds: under a bundle with rules or not, with a control policy or the campaign's. */
+export type SuccessRule = (governed: boolean, control: string | undefined, seed: number) => boolean;
 
 /** A runner whose episodes succeed where `succeeds` says; each is recorded like a real one. */
 export function governedRunner(
@@ -111,8 +111,7 @@ export function governedRunner(
       for (const seed of req.seeds) {
         onEpisode(seed, req.policy);
         const path = join(req.recordDir, req.task.replace('/', '__'), `${seed}.mcap`);
-        const ids = ruleIds(req.bundleDir);
-        const success = succeeds(ids.length > 0, req.policy, seed, ids);
+        const success = succeeds(hasRules(req.bundleDir), req.policy, seed);
         const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
         const outcome: EpisodeOutcome = {
           task: req.task,
