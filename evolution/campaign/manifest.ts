@@ -17,7 +17,7 @@ export const GateSettingsSchema = z.strictObject({
   min_gain: z.number().int().min(1),
   /** Safety events (envelope interventions, aborts) the candidate may add over the parent. */
   max_extra_safety_events: z.number().int().min(0),
-  /** Candidates that go through the dev gates per generation; the best one goes to held-out. */
+  /** Candidates that may run development rollouts per generation; the first to pass the development gates takes the held-out test. */
   max_candidates: z.number().int().min(1),
   /** Highest success the candidate may reach with a trivial policy (the critic alone) on the dev seeds. */
   critic_alone_cap: z.number().min(0).max(1).default(0.1),
