@@ -2,8 +2,8 @@
 // duplicates one already judged, or whose diagnosis' falsifier holds on the shadow replay is
 // rejected without a single rollout. Then the development seeds (paired same-seed gate, regression
 // gate, and the critic-alone gate: the candidate with trivial policies must stay under its cap), and
-// only then the held-out seeds (exact McNemar, at α divided over the generations that may each
-// spend one held-out test: a Bonferroni correction, stated in every verdict).
+// only then the held-out seeds (exact McNemar, at α divided over every held-out test the campaign may
+// spend: a Bonferroni correction, stated in every verdict).
 import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
 import type { Falsifier } from '../diagnosis/schema.js';
 import { criticAloneGate, type CriticAloneResult } from '../gates/critic-alone.js';
@@ -97,12 +97,21 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
 }
 
 /**
- * Each generation may spend one held-out test on a different change, so the campaign makes up to
- * `generations` comparisons on the same seeds: each is judged at α / generations (Bonferroni).
+ * Each generation may spend up to `heldout_tests` held-out tests (no more than the candidates that may
+ * reach them), each on a different change, all on the same seeds: each is judged at α over every test
+ * the campaign may spend (Bonferroni), whether or not it spends them.
  */
 export function heldoutSettings(ctx: CampaignContext): GateSettings {
-  const g = ctx.manifest.gates;
-  return { ...g, alpha: g.alpha / ctx.manifest.seeds.generations };
+  return { ...ctx.manifest.gates, alpha: heldoutAlpha(ctx.manifest.gates, ctx.manifest.seeds.generations) };
+}
+
+/** α of one held-out test: the campaign's α over the tests it may spend. */
+export function heldoutAlpha(g: GateSettings, generations: number): number {
+  return g.alpha / (generations * heldoutTestsPerGeneration(g));
+}
+
+export function heldoutTestsPerGeneration(g: GateSettings): number {
+  return Math.min(g.heldout_tests, g.max_candidates);
 }
 
 /** The candidate under the same dev seeds with every trivial policy instead of the campaign's. */

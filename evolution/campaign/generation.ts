@@ -1,7 +1,8 @@
 // One generation: development rollouts of the parent, failure clustering, a diagnosis per cluster,
 // then candidates one at a time (synthesis → shadow replay → gates) until one is promoted, the
-// held-out test has been spent, or the candidates run out. At most one candidate per generation
-// takes the held-out test, so the held-out seeds are not worn down by many comparisons.
+// generation's held-out tests have been spent, or the candidates run out. A few held-out tests a
+// generation at most (`heldout_tests`), each at a Bonferroni-corrected α, so the held-out seeds are
+// not worn down by many comparisons; the first candidate to pass them all is promoted.
 import { loadBundle } from '../../critic/index.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
@@ -16,7 +17,7 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { rankHypotheses, synthesizeCandidate, type CandidateSpec, type RankedHypothesis } from '../synthesis/synthesize.js';
 import { searchStep, type SearchArtifact } from './search-step.js';
 import { failureOnset } from '../search/failure-onset.js';
-import { gateCandidate, type CandidateVerdict } from './gating.js';
+import { gateCandidate, heldoutTestsPerGeneration, type CandidateVerdict } from './gating.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 import { assertDisjoint } from './seeds.js';
 
@@ -88,6 +89,7 @@ export async function runGeneration(
   const ranked = await withSearchedPairs(ctx, g, parent, dev, replay, clustering, rankHypotheses(diag.diagnoses, clustering.clusters));
   const seen = new Set<string>();
   let rolledOut = 0;
+  let heldoutSpent = 0;
   for (let k = 0; k < ranked.length && rolledOut < ctx.manifest.gates.max_candidates; k++) {
     const cluster = clustering.clusters.find((c) => c.id === ranked[k]!.cluster)!;
     const targeted = pooledSeeds(clustering.clusters, ranked[k]!.pooled);
@@ -143,7 +145,7 @@ export async function runGeneration(
       ctx.state.enter('promotion', g, k);
       return { ...outcome, promoted: await promote(ctx, spec, shadow!, verdict) };
     }
-    if (verdict.ran_heldout) break;
+    if (verdict.ran_heldout && ++heldoutSpent >= heldoutTestsPerGeneration(ctx.manifest.gates)) break;
   }
   return outcome;
 }

@@ -17,8 +17,14 @@ export const GateSettingsSchema = z.strictObject({
   min_gain: z.number().int().min(1),
   /** Safety events (envelope interventions, aborts) the candidate may add over the parent. */
   max_extra_safety_events: z.number().int().min(0),
-  /** Candidates that may run development rollouts per generation; the first to pass the development gates takes the held-out test. */
+  /** Candidates that may run development rollouts per generation, in the diagnosis' order. */
   max_candidates: z.number().int().min(1),
+  /**
+   * Held-out tests a generation may spend: a candidate that passes the development gates takes one,
+   * and after a rejection the next that passes may take another. α is divided over every test the
+   * campaign may spend (see gating.ts). Absent from manifests written when there was one a generation.
+   */
+  heldout_tests: z.number().int().min(1).default(1),
   /** Highest success the candidate may reach with a trivial policy (the critic alone) on the dev seeds. */
   critic_alone_cap: z.number().min(0).max(1).default(0.1),
 });
@@ -29,6 +35,7 @@ export const DEFAULT_GATES: GateSettings = {
   min_gain: 1,
   max_extra_safety_events: 0,
   max_candidates: 3,
+  heldout_tests: 2,
   critic_alone_cap: 0.1,
 };
 

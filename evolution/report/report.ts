@@ -71,7 +71,7 @@ export interface CampaignReport {
   readonly heldout: PairCounts & { p_value: number | null; problems: readonly string[] };
   /** Base vs final on fresh seeds that chose nothing; null when nothing was promoted or none were set. */
   readonly confirmation: (PairCounts & { p_value: number; problems: readonly string[] }) | null;
-  /** α of each held-out test: the campaign's α over the generations that may each spend one. */
+  /** α of each held-out test: the campaign's α over every held-out test it may spend (generations × tests a generation). */
   readonly heldout_alpha: number;
   readonly generations: readonly GenerationRow[];
 }

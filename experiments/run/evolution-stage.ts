@@ -1,8 +1,8 @@
 // Stage of the run experiment (`zetta run`): evolution campaigns on the pairs (task, perturbation)
 // where the base policy with the default critic does worst, one task per campaign; from scratch
 // (`--from-scratch`), where the policy alone does worst, the perturbations in turn, each campaign
-// starting from no rule. Each campaign's held-out gate (paired seeds, exact McNemar at α over the
-// generations) chooses, and fresh confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
+// starting from no rule. Each campaign's held-out gate (paired seeds, exact McNemar at α over every
+// held-out test it may spend) chooses, and fresh confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
 // has cores for more than one rollout pool (or a job queue does the rollouts); each resumes from its
 // own folder, so an interrupted stage loses no finished generation.
 import { existsSync, readFileSync } from 'node:fs';

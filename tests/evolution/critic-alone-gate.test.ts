@@ -1,7 +1,8 @@
 // The campaign's governance discipline: a candidate that lets the critic succeed without the policy
-// is rejected at the critic-alone gate; held-out tests are judged at α over the generations; a
-// promotion is judged again on fresh confirmation seeds that chose nothing. Synthetic episodes (no
-// simulator): the runner decides success from (bundle, policy, seed), as a real one would from the episode.
+// is rejected at the critic-alone gate; held-out tests are judged at α over every test the campaign
+// may spend (generations × tests a generation); a promotion is judged again on fresh confirmation
+// seeds that chose nothing. Synthetic episodes (no simulator): the runner decides success from
+// (bundle, policy, seed), as a real one would from the episode.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,9 @@ function options(root: string, over: Partial<CampaignOptions>): CampaignOptions 
     ...over,
   };
 }
+
+const heldoutAlpha = (root: string): number =>
+  (JSON.parse(readFileSync(join(root, 'report.json'), 'utf8')) as { heldout_alpha: number }).heldout_alpha;
 
 const result = (success: boolean, infra: string | null = null): EpisodeResult => ({
   task: TASK,
@@ -115,6 +119,42 @@ describe('the critic-alone gate', () => {
     expect(one.promoted).toBe(true);
     expect(two.promoted).toBe(false);
     expect(two.decisions.at(-1)).toMatchObject({ decision: 'rejected', stage: 'heldout' });
+  });
+
+  it('spends a second held-out test when the first candidate fails it, each at alpha over every test it may spend', async () => {
+    // the first candidate to reach the held-out seeds helps only on the development seeds; every later one helps everywhere
+    const tested: string[] = [];
+    const secondHelps = runner((governed, control, seed, dir) => {
+      if (!governed || control !== undefined) return false;
+      if (seed < 1000 || seed >= 2000) return true;
+      if (!tested.includes(dir!)) tested.push(dir!);
+      return tested.indexOf(dir!) > 0;
+    });
+    const heldout = Array.from({ length: 8 }, (_, i) => 1000 + i); // 8 discordant pairs: p = 1/256
+    const gates = { ...DEFAULT_GATES, max_candidates: 3, heldout_tests: 2 };
+    const s = await runCampaign(options(tmp(), { heldout, runner: secondHelps, gates }));
+    const held = s.decisions.filter((d) => d.stage === 'heldout');
+    expect(held.map((d) => d.decision)).toEqual(['rejected', 'promoted']);
+    expect(s.promoted).toBe(true);
+    expect(heldoutAlpha(s.root)).toBe(0.0125); // 0.025 over 1 generation × 2 tests
+    expect(tested).toHaveLength(2);
+  });
+
+  it('divides alpha over no more held-out tests than candidates may reach them', async () => {
+    // 7 discordant pairs give p = 1/128 ≈ 0.0078: enough at 0.025 / 2, not at 0.025 / 4
+    const heldout = Array.from({ length: 7 }, (_, i) => 1000 + i);
+    const helps = runner((governed, control) => governed && control === undefined);
+    const capped = await runCampaign(
+      options(tmp(), { heldout, runner: helps, generations: 2, gates: { ...DEFAULT_GATES, max_candidates: 1, heldout_tests: 2 } }),
+    );
+    const two = await runCampaign(
+      options(tmp(), { heldout, runner: helps, generations: 2, gates: { ...DEFAULT_GATES, max_candidates: 2, heldout_tests: 2 } }),
+    );
+    expect(capped.promoted).toBe(true);
+    expect(two.promoted).toBe(false);
+    expect(heldoutAlpha(capped.root)).toBe(0.0125);
+    expect(heldoutAlpha(two.root)).toBe(0.00625);
+    expect(two.decisions.find((d) => d.stage === 'heldout')).toMatchObject({ decision: 'rejected' });
   });
 
   it('refuses confirmation seeds that overlap the held-out seeds, before any episode', async () => {

@@ -8,7 +8,8 @@ import { FEATURE_NAMES, getTask, milestoneNames } from '../../sim/tabletop/index
 import type { EpisodeRecord, StepRecord } from '../../zinfra/recording/episode-record.js';
 import { EpisodeWriter } from '../../zinfra/recording/episode-writer.js';
 import type { EpisodeOutcome } from '../../zinfra/runtime/run-episode.js';
-import type { RolloutRunner } from '../../evolution/index.js';
+import { DEFAULT_GATES, builtinDiagnoser, type CampaignOptions, type RolloutRunner } from '../../evolution/index.js';
+import { TABLETOP_WORLD } from '../support/tabletop.js';
 
 export const TASK = 'spatial/left_cube_in_bowl';
 
@@ -97,8 +98,8 @@ function hasRules(bundleDir: string | null): boolean {
   return rules.rules.length > 0;
 }
 
-/** Whether a synthetic episode succeeds: under a bundle with rules or not, with a control policy or the campaign's. */
-export type SuccessRule = (governed: boolean, control: string | undefined, seed: number) => boolean;
+/** Whether a synthetic episode succeeds: under a bundle with rules or not (which: `bundleDir`), with a control policy or the campaign's. */
+export type SuccessRule = (governed: boolean, control: string | undefined, seed: number, bundleDir: string | null) => boolean;
 
 /** A runner whose episodes succeed where `succeeds` says; each is recorded like a real one. */
 export function governedRunner(
@@ -111,7 +112,7 @@ export function governedRunner(
       for (const seed of req.seeds) {
         onEpisode(seed, req.policy);
         const path = join(req.recordDir, req.task.replace('/', '__'), `${seed}.mcap`);
-        const success = succeeds(hasRules(req.bundleDir), req.policy, seed);
+        const success = succeeds(hasRules(req.bundleDir), req.policy, seed, req.bundleDir);
         const s = (await writeSyntheticEpisode(path, { seed, success, stallAt: 30 + (seed % 5) * 4 }))!;
         const outcome: EpisodeOutcome = {
           task: req.task,
@@ -150,4 +151,25 @@ export function syntheticRunner(succeeds: (seed: number) => boolean, calls: numb
     (_governed, _control, seed) => succeeds(seed),
     (seed) => calls.push(seed),
   );
+}
+
+/** The smallest synthetic campaign: 6 development episodes, held-out seeds 1–4, one candidate, one generation. */
+export function syntheticCampaignOptions(root: string, over: Partial<CampaignOptions> = {}): CampaignOptions {
+  return {
+    root,
+    world: TABLETOP_WORLD,
+    suite: 'spatial',
+    task: TASK,
+    perturbation: null,
+    policy: { spec: 'synthetic', file: null },
+    baseBundle: 'none',
+    heldout: [1, 2, 3, 4],
+    devEpisodes: 6,
+    generations: 1,
+    gates: { ...DEFAULT_GATES, max_candidates: 1 },
+    executeSteps: 5,
+    runner: syntheticRunner((s) => s % 3 === 0),
+    diagnoser: builtinDiagnoser(),
+    ...over,
+  };
 }
