@@ -4,32 +4,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, SeedOverlapError, builtinDiagnoser, runCampaign, type CampaignOptions } from '../../evolution/index.js';
+import { SeedOverlapError, runCampaign } from '../../evolution/index.js';
 import { DEV_SEED_BASE } from '../../evolution/campaign/seeds.js';
-import { TASK, syntheticRunner } from './synthetic.js';
-import { TABLETOP_WORLD } from '../support/tabletop.js';
+import { syntheticCampaignOptions, syntheticRunner } from './synthetic.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-campaign-'));
 
-function options(root: string, over: Partial<CampaignOptions> = {}): CampaignOptions {
-  return {
-    root,
-    world: TABLETOP_WORLD,
-    suite: 'spatial',
-    task: TASK,
-    perturbation: null,
-    policy: { spec: 'synthetic', file: null },
-    baseBundle: 'none',
-    heldout: [1, 2, 3, 4],
-    devEpisodes: 6,
-    generations: 1,
-    gates: { ...DEFAULT_GATES, max_candidates: 1 },
-    executeSteps: 5,
-    runner: syntheticRunner((s) => s % 3 === 0),
-    diagnoser: builtinDiagnoser(),
-    ...over,
-  };
-}
+const options = syntheticCampaignOptions;
 
 describe('campaign seeds', () => {
   it('refuses held-out seeds that a generation would also use for development, before any episode', async () => {

@@ -5,13 +5,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, builtinDiagnoser, runCampaign } from '../../evolution/index.js';
+import { DEFAULT_GATES, runCampaign } from '../../evolution/index.js';
 import { DEV_SEED_BASE, TASK_STRIDE, episodeKeys, keyParts } from '../../evolution/campaign/seeds.js';
 import type { EpisodeResult } from '../../evolution/campaign/rollouts.js';
 import { heldoutGate, regressionGate } from '../../evolution/gates/gates.js';
 import { pairEpisodes } from '../../evolution/gates/paired.js';
-import { TASK, syntheticRunner } from './synthetic.js';
-import { TABLETOP_WORLD } from '../support/tabletop.js';
+import { TASK, syntheticCampaignOptions, syntheticRunner } from './synthetic.js';
 
 const OTHER = 'spatial/right_cube_on_plate';
 
@@ -37,23 +36,7 @@ describe('a campaign over two tasks', () => {
         return inner.run(req, cb);
       },
     };
-    await runCampaign({
-      root,
-      world: TABLETOP_WORLD,
-      suite: 'spatial',
-      task: TASK,
-      tasks: [TASK, OTHER],
-      perturbation: null,
-      policy: { spec: 'synthetic', file: null },
-      baseBundle: 'none',
-      heldout: [1, 2, 3, 4],
-      devEpisodes: 6,
-      generations: 1,
-      gates: { ...DEFAULT_GATES, max_candidates: 1 },
-      executeSteps: 5,
-      runner,
-      diagnoser: builtinDiagnoser(),
-    });
+    await runCampaign(syntheticCampaignOptions(root, { tasks: [TASK, OTHER], runner }));
     const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ task: TASK, tasks: [TASK, OTHER] });
     const prereg = JSON.parse(readFileSync(join(root, 'preregistration.json'), 'utf8'));
