@@ -75,8 +75,8 @@ The main job on the embedded default, end to end, on a CPU:
   5. evolution a campaign on each of the --campaigns tasks where policy + critic does worst (under the
                task's weakest perturbation; side by side where the cores allow more than one
                rollout pool, or with --queue): cluster its failures, diagnose, synthesize and gate
-               a bundle (critic-alone cap, held-out seeds 1000-1019 at α over the generations),
-               then confirm on fresh seeds 2000-2019
+               a bundle (critic-alone cap, held-out seeds 1000-1019 at α over every held-out
+               test it may spend), then confirm on fresh seeds 2000-2019
   6. promotion each promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
                operator \`auto\` approves them, otherwise the run stops and says how to decide
                (zetta console) and go on (zetta run --resume DIR)
