@@ -88,8 +88,9 @@ const HELP = `usage: zetta evolve [--world W | --env zmq://HOST:PORT] --suite S 
 Runs an evolution campaign: development rollouts, failure clustering, diagnosis, candidate bundles
 (rules + recovery programs) fitted by shadow replay, then the paired, regression, critic-alone (the
 candidate with trivial policies must stay under a cap) and held-out gates (one-sided exact McNemar at
-α over every held-out test the campaign may spend: up to two a generation). A promoted bundle is finally compared with the base on fresh confirmation
-seeds that chose nothing: that p-value is the campaign's claim. The policy is never changed.
+α over every held-out test the campaign may spend: up to two a generation). A promoted bundle is
+finally compared with the base on fresh confirmation seeds that chose nothing: that p-value is the
+campaign's claim. The policy is never changed.
 Everything lives under DIR: the frozen manifest, the seed preregistration, every artifact with its
 sha256, the promoted bundle and report.html. Run the same command again to resume a campaign that was interrupted.
 With --promote-to DB a promoted bundle becomes a pending skill in that store (zetta skills add).
