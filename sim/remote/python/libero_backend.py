@@ -64,6 +64,7 @@ class LiberoBackend:
         self._env: Any = None
         self._env_key: tuple[str, str] | None = None
         self._start_z = 0.0
+        self._last_obs: dict[str, Any] = {}
         self.instruction = ""
 
     def _build_suite(self, cls: Any) -> Any:
@@ -106,6 +107,7 @@ class LiberoBackend:
                 obs, _, _, _ = self._env.step(DUMMY_ACTION)
         self._start_z = self._object_pos()[2] if self._objects() else 0.0
         self.instruction = t.language
+        self._last_obs = obs
         digest = _digest(suite, task, state_index, init_states[state_index])
         return self._policy_obs(obs), {"reset_digest": digest, "instruction": t.language, "init_state": state_index}
 
@@ -113,7 +115,13 @@ class LiberoBackend:
         with _quiet():
             obs, reward, done, _ = self._env.step(action.astype(np.float64).tolist())
         success = bool(done)  # LIBERO's done is _check_success(): every goal predicate holds
+        self._last_obs = obs
         return self._policy_obs(obs), float(reward), success, {"success": success, "features": self._features(obs, success)}
+
+    def features(self) -> dict[str, Any]:
+        """The features of the current state (after a reset, before any step: what a policy that reads
+        privileged poses needs for its first action). goal_satisfied reads False until a step says."""
+        return self._features(self._last_obs, False)
 
     def close(self) -> None:
         if self._env is not None:
@@ -168,7 +176,10 @@ class LiberoBackend:
                         "privileged.object_lift": float(pos[2] - self._start_z),
                         "privileged.eef_object_dist": float(np.linalg.norm(np.asarray(obs["robot0_eef_pos"]) - pos))})
             if len(self._objects()) > 1:
-                out["privileged.object_target_dist"] = float(np.linalg.norm(pos[:2] - self._object_pos(1)[:2]))
+                target = self._object_pos(1)
+                out.update({"privileged.target_x": float(target[0]), "privileged.target_y": float(target[1]),
+                            "privileged.target_z": float(target[2]),
+                            "privileged.object_target_dist": float(np.linalg.norm(pos[:2] - target[:2]))})
             obj = inner.get_object(self._objects()[0])  # None for a region: it has no geoms to touch
             if obj is not None:
                 out["privileged.gripper_object_contact"] = bool(inner.check_contact(inner.robots[0].gripper, obj))

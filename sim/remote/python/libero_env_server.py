@@ -61,6 +61,7 @@ class BuiltinLibero:
             "privileged.object_x": float(s.obj[0]), "privileged.object_y": float(s.obj[1]), "privileged.object_z": float(s.obj[2]),
             "privileged.object_lift": float(s.obj[2] - s.start_z),
             "privileged.eef_object_dist": s.eef_object_dist(),
+            "privileged.target_x": float(s.target[0]), "privileged.target_y": float(s.target[1]), "privileged.target_z": float(s.target[2]),
             "privileged.object_target_dist": s.object_target_dist(),
             "privileged.gripper_object_contact": s.held,
             "privileged.goal_progress": 1.0 if success else 0.0,
