@@ -10,8 +10,8 @@
 // libero_spatial under LIBERO's protocol with no infrastructure failure, without cameras and with them.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as zmq from 'zeromq';
@@ -22,28 +22,13 @@ import { RemoteEnv, type RemoteObservation, fetchSpec } from '../../../sim/remot
 import { awaitReadyLine } from '../../../util/child-process.js';
 import { runZetta } from '../../support/zetta-process.js';
 import { LIBERO_SERVER, ROOT } from './env-server-process.js';
+import { LIBERO_PYTHON, liberoMissing } from './libero-python.js';
 
-const PYTHON = process.env.ZETTA_LIBERO_PYTHON ?? '';
+const PYTHON = LIBERO_PYTHON;
 const SPATIAL = 'libero_spatial';
 // libero_spatial's task 0 in LIBERO's order.
 const TASK0 = 'pick_up_the_black_bowl_between_the_plate_and_the_ramekin_and_place_it_on_the_plate';
 const STARTUP_MS = 240_000;
-
-/** null when a real LIBERO imports under ZETTA_LIBERO_PYTHON, else why not (for the skipped tests' names). */
-function liberoMissing(): string | null {
-  if (!PYTHON) return 'ZETTA_LIBERO_PYTHON is not set: no real LIBERO here';
-  // Without its config.yaml, importing libero.libero asks on stdin where the datasets go.
-  const config = join(process.env.LIBERO_CONFIG_PATH ?? join(homedir(), '.libero'), 'config.yaml');
-  if (!existsSync(config)) return `no LIBERO config at ${config} (set LIBERO_CONFIG_PATH to a folder with one)`;
-  const r = spawnSync(PYTHON, ['-c', 'import mujoco, robosuite, libero.libero; print(mujoco.__version__, robosuite.__version__)'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 180_000,
-  });
-  if (r.error) return `${PYTHON} does not run: ${r.error.message}`;
-  if (r.status !== 0) return `LIBERO does not import under ${PYTHON}: ${r.stderr.trim().split('\n').at(-1) ?? `exit ${r.status}`}`;
-  return null;
-}
 
 const missing = liberoMissing();
 const skipNote = missing ? ` (skipped: ${missing})` : '';
