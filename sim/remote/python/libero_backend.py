@@ -4,7 +4,9 @@ the server itself needs nothing but numpy, pyzmq and msgpack.
 
 One env per task, kept while consecutive episodes run the same task (building one takes seconds).
 Without cameras (--no-cameras) the env is LIBERO's ControlEnv with no offscreen renderer and no camera
-observations: the same physics, the same 8-D state, no images (and no OpenGL at all).
+observations: the same physics, the same 8-D state, no images (and no OpenGL at all). With
+--state-policy (no cameras either) the observation adds what a state-based policy reads: ground-truth
+object poses, the task one-hot and the step (libero_state_obs.py).
 
 LIBERO and robosuite print progress on stdout; the server's stdout carries only its `ready` line, so
 everything they print goes to stderr.
@@ -23,7 +25,8 @@ import numpy as np
 from libero_protocol import (
     CAMERAS, DUMMY_ACTION, INIT_STATES, RENDER_SIZE, STANDARD_SUITES, WAIT_STEPS, quat2axisangle, spec_for, to_policy_image,
 )
-from zetta_env_wire import EnvError
+from libero_perturb import swap_positions, wants_swap
+from libero_state_obs import StatePolicyObservation, movable_count, state_policy_layout
 
 log = logging.getLogger("zetta_env.libero")
 
@@ -33,7 +36,11 @@ def _quiet() -> contextlib.AbstractContextManager[Any]:
 
 
 class LiberoBackend:
-    def __init__(self, suites: list[str], cameras: bool = True) -> None:
+    def __init__(self, suites: list[str], cameras: bool = True, state_policy: bool = False) -> None:
+        if state_policy and len(suites) != 1:
+            # The one-hot's size is the suite's task count: one trained policy, one suite.
+            raise SystemExit("--state-policy serves exactly one suite: name it with --suites")
+        cameras = cameras and not state_policy
         with _quiet():
             from libero.libero import benchmark, get_libero_path  # LIBERO itself, only here
             from libero.libero.envs.env_wrapper import ControlEnv, OffScreenRenderEnv
@@ -65,7 +72,12 @@ class LiberoBackend:
         self._env_key: tuple[str, str] | None = None
         self._start_z = 0.0
         self._last_obs: dict[str, Any] = {}
+        self._t = 0
         self.instruction = ""
+        self.state_obs: StatePolicyObservation | None = None
+        if state_policy:
+            bench = self._suites[suites[0]]
+            self.state_obs = StatePolicyObservation(suites[0], [bench.get_task(i).name for i in range(bench.n_tasks)])
 
     def _build_suite(self, cls: Any) -> Any:
         """The suite, if LIBERO can build it and every task has its BDDL file and initial states."""
@@ -82,14 +94,23 @@ class LiberoBackend:
     def spec(self) -> dict[str, Any]:
         suites = {name: [t.name for t in (s.get_task(i) for i in range(s.n_tasks))] for name, s in self._suites.items()}
         instructions = {s.get_task(i).name: s.get_task(i).language for s in self._suites.values() for i in range(s.n_tasks)}
-        return spec_for(suites, instructions, "libero", cameras=self._cameras, skipped=self.skipped)
+        if self.state_obs is None:
+            return spec_for(suites, instructions, "libero", cameras=self._cameras, skipped=self.skipped)
+        out = spec_for(suites, instructions, "libero", cameras=False, skipped=self.skipped,
+                       observation=state_policy_layout(len(self.state_obs.tasks)))
+        out["protocol"]["policy_observation"] = ("state policy: observation/objects holds simulator ground-truth poses "
+                                                 "(standing in for perception), observation/task a one-hot over the suite's tasks, "
+                                                 "observation/step the steps since the wait steps")
+        return out
+
+    def slots(self) -> dict[str, Any]:
+        """The current task's object slots: names in slot order and how many of the first are movables."""
+        names = self.state_obs.names if self.state_obs is not None else []
+        return {"names": list(names), "movables": movable_count(self._env.env, names) if names else 0}
 
     def reset(self, suite: str, task: str, seed: int, perturbation: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
-        # This backend applies no perturbation map: refuse one rather than run nominal episodes under its name.
-        asked = sorted(k for k, v in (perturbation or {}).items() if k != "name" and v not in (None, {}, [], 0))
-        if asked:
-            raise EnvError("UNSUPPORTED_PERTURBATION", f"the LIBERO backend applies no perturbation map (this one sets {', '.join(asked)}); "
-                           "perturbed LIBERO is LIBERO-Pro's suites, served when its fork of the libero package is installed")
+        # Only the position swap is applied here; anything else is refused rather than run nominal under its name.
+        swap = wants_swap(perturbation)
         bench = self._suites[suite]
         index = [bench.get_task(i).name for i in range(bench.n_tasks)].index(task)
         t = bench.get_task(index)
@@ -103,19 +124,27 @@ class LiberoBackend:
             self._env.seed(seed)
             self._env.reset()
             obs = self._env.set_init_state(init_states[state_index])
+            swapped = swap_positions(self._env.env) if swap else None
             for _ in range(WAIT_STEPS):  # let the objects settle, as the reference client does
                 obs, _, _, _ = self._env.step(DUMMY_ACTION)
         self._start_z = self._object_pos()[2] if self._objects() else 0.0
         self.instruction = t.language
+        self._t = 0
+        if self.state_obs is not None:
+            self.state_obs.reset(self._env.env, suite, task)
         self._last_obs = obs
-        digest = _digest(suite, task, state_index, init_states[state_index])
-        return self._policy_obs(obs), {"reset_digest": digest, "instruction": t.language, "init_state": state_index}
+        digest = _digest(suite + ("+swap" if swapped else ""), task, state_index, init_states[state_index])
+        info = {"reset_digest": digest, "instruction": t.language, "init_state": state_index}
+        if swapped:
+            info["swapped"] = list(swapped)
+        return self._policy_obs(obs), info
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, dict[str, Any]]:
         with _quiet():
             obs, reward, done, _ = self._env.step(action.astype(np.float64).tolist())
         success = bool(done)  # LIBERO's done is _check_success(): every goal predicate holds
         self._last_obs = obs
+        self._t += 1
         return self._policy_obs(obs), float(reward), success, {"success": success, "features": self._features(obs, success)}
 
     def features(self) -> dict[str, Any]:
@@ -145,6 +174,8 @@ class LiberoBackend:
         out: dict[str, Any] = {key: to_policy_image(obs[f"{camera}_image"]) for key, camera in CAMERAS.items()} if self._cameras else {}
         out["observation/state"] = state.astype(np.float32)
         out["prompt"] = self.instruction
+        if self.state_obs is not None:
+            out.update(self.state_obs.arrays(self._env.env, self._t))
         return out
 
     # Privileged features: simulator ground truth, for the critic only (never in the policy's obs).

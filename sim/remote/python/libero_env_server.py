@@ -12,7 +12,13 @@
   --backend builtin  the same wire, suites, protocol and layouts over a kinematic stand-in scene
                      (no simulator): what the tests here run.
   --no-cameras       no camera observations (LIBERO's env is built without an offscreen renderer):
-                     the spec declares only observation/state; for state-based policies and fast runs.
+                     the spec declares only observation/state; for scripted experts and fast runs.
+  --state-policy     (real backend, one suite named by --suites; implies --no-cameras) the observation
+                     a state-based policy reads: observation/state [8], observation/objects [42]
+                     (6 slots x position + quaternion wxyz of simulator ground truth, standing in for
+                     perception: the object of interest, its target, the other objects, the fixtures),
+                     observation/task (one-hot over the suite's tasks), observation/step [1]
+                     (libero_state_obs.py).
 
 Run with a Python that has numpy, pyzmq and msgpack (plus LIBERO for --backend libero):
   python3 sim/remote/python/libero_env_server.py --backend libero --bind tcp://0.0.0.0:5555
@@ -86,12 +92,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=["builtin", "libero"], default="builtin")
     parser.add_argument("--suites", default="", help="comma-separated suites to serve (default: every one the installed LIBERO can build)")
     parser.add_argument("--no-cameras", action="store_true", help="no camera observations: the spec declares only observation/state")
+    parser.add_argument("--state-policy", action="store_true",
+                        help="(libero backend, one suite) add ground-truth object poses, task one-hot and step for a state-based policy; no cameras")
     args = parser.parse_args(argv)
+    if args.state_policy and args.backend != "libero":
+        parser.error("--state-policy needs --backend libero (the stand-in scene has no objects to report)")
     if args.backend == "libero":
         logging.basicConfig(level=args.log_level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
         from libero_backend import LiberoBackend  # imports LIBERO itself
 
-        backend: Any = LiberoBackend([s for s in args.suites.split(",") if s], cameras=not args.no_cameras)
+        backend: Any = LiberoBackend([s for s in args.suites.split(",") if s], cameras=not args.no_cameras, state_policy=args.state_policy)
     else:
         backend = BuiltinLibero(cameras=not args.no_cameras)
     return run(backend, args)

@@ -148,14 +148,15 @@ def protocol(backend: str, cameras: bool = True, skipped: dict[str, str] | None 
 
 
 def spec_for(suites: dict[str, list[str]], instructions: dict[str, str], backend: str, cameras: bool = True,
-             skipped: dict[str, str] | None = None) -> dict[str, Any]:
+             skipped: dict[str, str] | None = None, observation: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`observation`: a layout other than the camera / state-only one (the state policy's)."""
     return {
         "name": "libero" if backend == "libero" else "libero-builtin",
         "suites": suites,
         "action_dim": 7,
         "control_hz": CONTROL_HZ,
         "max_steps": {s: max_steps_for(s) for s in suites},
-        "observation": OBSERVATION if cameras else STATE_ONLY_OBSERVATION,
+        "observation": observation or (OBSERVATION if cameras else STATE_ONLY_OBSERVATION),
         "features": FEATURES,
         "protocol": protocol(backend, cameras, skipped),
         "instructions": instructions,
