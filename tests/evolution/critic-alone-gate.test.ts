@@ -7,18 +7,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_GATES,
-  SeedOverlapError,
-  builtinDiagnoser,
-  runCampaign,
-  type CampaignOptions,
-  type RolloutRunner,
-} from '../../evolution/index.js';
+import { DEFAULT_GATES, SeedOverlapError, runCampaign, type CampaignOptions, type RolloutRunner } from '../../evolution/index.js';
 import { criticAloneGate } from '../../evolution/gates/critic-alone.js';
 import type { EpisodeResult } from '../../evolution/campaign/rollouts.js';
-import { TASK, governedRunner, type SuccessRule } from './synthetic.js';
-import { TABLETOP_WORLD } from '../support/tabletop.js';
+import { TASK, governedRunner, syntheticCampaignOptions, type SuccessRule } from './synthetic.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'zetta-alone-'));
 
@@ -28,24 +20,13 @@ function runner(succeeds: SuccessRule, seen: string[] = []): RolloutRunner {
 }
 
 function options(root: string, over: Partial<CampaignOptions>): CampaignOptions {
-  return {
-    root,
-    world: TABLETOP_WORLD,
-    suite: 'spatial',
-    task: TASK,
-    perturbation: null,
-    policy: { spec: 'synthetic', file: null },
-    baseBundle: 'none',
+  return syntheticCampaignOptions(root, {
     heldout: [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007],
     confirmation: [2000, 2001, 2002, 2003, 2004, 2005, 2006, 2007],
     devEpisodes: 8,
-    generations: 1,
-    gates: { ...DEFAULT_GATES, max_candidates: 1 },
-    executeSteps: 5,
     runner: runner(() => false),
-    diagnoser: builtinDiagnoser(),
     ...over,
-  };
+  });
 }
 
 const heldoutAlpha = (root: string): number =>

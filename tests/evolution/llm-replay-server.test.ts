@@ -7,11 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_GATES, LlmDiagnosisError, llmDiagnoser, runCampaign } from '../../evolution/index.js';
+import { LlmDiagnosisError, llmDiagnoser, runCampaign } from '../../evolution/index.js';
 import type { ClusterEvidence } from '../../evolution/diagnosis/evidence.js';
 import { diagnoseWithLlm } from '../../evolution/diagnosis/llm.js';
-import { TASK, syntheticRunner } from './synthetic.js';
-import { TABLETOP_WORLD } from '../support/tabletop.js';
+import { TASK, syntheticCampaignOptions } from './synthetic.js';
 
 const RECORDED = JSON.parse(readFileSync(new URL('./fixtures/llm-recorded.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const KEY = 'sk-test-7f3a9c1e5b2d4068a1c3e5f7';
@@ -91,22 +90,7 @@ describe('LLM diagnoser against a replay server', () => {
   it("never writes the key into a campaign's artifacts", async () => {
     open = await replayServer(['valid']);
     const root = mkdtempSync(join(tmpdir(), 'zetta-llm-'));
-    await runCampaign({
-      root,
-      world: TABLETOP_WORLD,
-      suite: 'spatial',
-      task: TASK,
-      perturbation: null,
-      policy: { spec: 'synthetic', file: null },
-      baseBundle: 'none',
-      heldout: [1, 2, 3],
-      devEpisodes: 6,
-      generations: 1,
-      gates: { ...DEFAULT_GATES, max_candidates: 1 },
-      executeSteps: 5,
-      runner: syntheticRunner((s) => s % 3 === 0),
-      diagnoser: llmDiagnoser(settings(open.url)),
-    });
+    await runCampaign(syntheticCampaignOptions(root, { heldout: [1, 2, 3], diagnoser: llmDiagnoser(settings(open.url)) }));
     expect(open.requests.length).toBeGreaterThan(0);
     const diag = readFileSync(join(root, 'gen-1/diagnoses.json'), 'utf8');
     expect(diag).toContain('recorded-model');
