@@ -27,12 +27,10 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from libero_demos_format import FORMAT, Recorded, manifest, write_task  # noqa: E402
+from libero_demos_format import FORMAT, OBS_KEYS, Recorded, manifest, write_task  # noqa: E402
 from libero_expert import BowlExpert  # noqa: E402
-from libero_protocol import INIT_STATES, max_steps_for  # noqa: E402
-
-SUITE = "libero_spatial"
-POLICY_KEYS = ("observation/state", "observation/objects", "observation/task", "observation/step")
+from libero_expert_run import SUITE, drive, select_tasks  # noqa: E402
+from libero_protocol import INIT_STATES  # noqa: E402
 HELD_OUT_SEED_MIN = 1000  # zetta eval's default first seed: its seeds are never training seeds
 MOTION_DIMS = 6
 
@@ -47,20 +45,15 @@ def noisy(action: np.ndarray, rng: np.random.Generator | None, std: float) -> np
 
 
 def run_episode(backend: Any, expert: BowlExpert, task: str, seed: int, rng: np.random.Generator | None, std: float) -> Recorded:
-    obs, _ = backend.reset(SUITE, task, seed, None)
-    features = backend.features()
-    expert.reset(str(obs.get("prompt", task)))
     rec = Recorded(seed=seed)
-    for _ in range(max_steps_for(SUITE)):
-        state = np.asarray(obs["observation/state"], dtype=np.float32)
-        label = expert.act(state, features).astype(np.float32)
+
+    def hook(obs: dict[str, Any], _state: np.ndarray, _features: dict[str, Any], action: np.ndarray) -> np.ndarray:
+        label = action.astype(np.float32)
         executed = noisy(label, rng, std)
-        rec.add({k: np.asarray(obs[k], dtype=np.float32) for k in POLICY_KEYS}, label, executed)
-        obs, _, done, info = backend.step(executed)
-        features = info["features"]
-        if done:
-            rec.success = True
-            break
+        rec.add({k: np.asarray(obs[k], dtype=np.float32) for k in OBS_KEYS}, label, executed)
+        return executed
+
+    rec.success, _ = drive(backend, expert, task, seed, hook)
     return rec
 
 
@@ -105,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     backend = LiberoBackend([SUITE], state_policy=True)
     all_tasks = backend.spec()["suites"][SUITE]
-    chosen = [all_tasks[int(t)] for t in args.tasks.split(",") if t] or all_tasks
+    chosen = select_tasks(all_tasks, args.tasks)
     entries: dict[str, dict[str, Any]] = {}
     slots: dict[str, dict[str, Any]] = {}
     try:

@@ -20,7 +20,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -52,24 +52,36 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
-def run_episode(backend: Any, expert: BowlExpert, task: str, seed: int, record: bool) -> Episode:
+# Per step: (policy observation, 8-D state, features, expert action) -> the action to execute.
+StepHook = Callable[[dict[str, Any], np.ndarray, dict[str, Any], np.ndarray], np.ndarray]
+
+
+def drive(backend: Any, expert: BowlExpert, task: str, seed: int, hook: StepHook) -> tuple[bool, int]:
+    """One episode of the expert under the server's protocol: (success, steps). The hook sees each
+    step before it runs and chooses what runs (the expert's action, or a noisy one)."""
     obs, _ = backend.reset(SUITE, task, seed, None)
     features = backend.features()
     expert.reset(str(obs.get("prompt", task)))  # the prompt, as a policy gets it
-    ep = Episode(task, seed)
-    for _ in range(max_steps_for(SUITE)):
+    for step in range(max_steps_for(SUITE)):
         state = np.asarray(obs["observation/state"], dtype=np.float32)
-        action = expert.act(state, features)
+        obs, _, done, info = backend.step(hook(obs, state, features, expert.act(state, features)))
+        features = info["features"]
+        if done:  # the episode ends at LIBERO's done, as the server's protocol has it
+            return True, step + 1
+    return False, max_steps_for(SUITE)
+
+
+def run_episode(backend: Any, expert: BowlExpert, task: str, seed: int, record: bool) -> Episode:
+    ep = Episode(task, seed)
+
+    def hook(_obs: dict[str, Any], state: np.ndarray, features: dict[str, Any], action: np.ndarray) -> np.ndarray:
         if record:
             ep.states.append(state)
             ep.inputs.append(np.array([features[n] for n in INPUT_FEATURES], dtype=np.float32))
             ep.actions.append(action)
-        obs, _, done, info = backend.step(action)
-        features = info["features"]
-        ep.steps += 1
-        if done:  # the episode ends at LIBERO's done, as the server's protocol has it
-            ep.success = True
-            break
+        return action
+
+    ep.success, ep.steps = drive(backend, expert, task, seed, hook)
     ep.phase = expert.phase
     return ep
 
