@@ -4,7 +4,7 @@
 // (campaign/search-step.ts), not by a template. None of these does a stage's work: they stop,
 // back off, step aside, rise, slow down or put the hand back where the policy can act, and hand
 // back; the policy redoes the stage.
-import type { RecoveryFileInput, RuleInput } from '../../critic/index.js';
+import { ProgramSchema, type RecoveryFileInput, type RuleInput } from '../../critic/index.js';
 import type { World } from '../../sim/world.js';
 
 type ProgramInput = RecoveryFileInput['programs'][number];
@@ -71,14 +71,34 @@ export const NEUTRAL_ACTIONS: readonly LibraryAction[] = [
   },
 ];
 
-/** The critic's actions and the world's, in a fixed order. */
-export function actionLibrary(world: Pick<World, 'restores'>): LibraryAction[] {
-  const declared: LibraryAction[] = (world.restores?.actions ?? []).map((a) => ({
-    id: a.id,
-    summary: a.summary,
-    origin: 'world',
-    propose: (recovery) => ({ action: 'recovery', recovery, priority: 3 }),
-    program: (recovery) => ({ ...a.program, id: recovery }) as ProgramInput,
-  }));
+/** A world's restore that the critic cannot run, or whose id one of the critic's own actions takes. */
+export class WorldRestoreError extends Error {
+  constructor(world: string, id: string, why: string) {
+    super(`world "${world}" declares restore "${id}", which ${why}`);
+    this.name = 'WorldRestoreError';
+  }
+}
+
+/**
+ * The critic's actions and the world's, in a fixed order. A world's restore is checked here, once,
+ * against the critic's program format: a remote server's spec cannot be, on the floor that reads it.
+ */
+export function actionLibrary(world: Pick<World, 'restores'> & { readonly name?: string }): LibraryAction[] {
+  const declared: LibraryAction[] = (world.restores?.actions ?? []).map((a) => {
+    if (NEUTRAL_ACTIONS.some((n) => n.id === a.id))
+      throw new WorldRestoreError(world.name ?? '?', a.id, "has the id of one of the critic's own actions");
+    const checked = ProgramSchema.safeParse({ ...a.program, id: a.id });
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new WorldRestoreError(world.name ?? '?', a.id, `is not a recovery program: ${issue.path.join('.')}: ${issue.message}`);
+    }
+    return {
+      id: a.id,
+      summary: a.summary,
+      origin: 'world',
+      propose: (recovery) => ({ action: 'recovery', recovery, priority: 3 }),
+      program: (recovery) => ({ ...a.program, id: recovery }) as ProgramInput,
+    };
+  });
   return [...NEUTRAL_ACTIONS, ...declared];
 }

@@ -46,6 +46,18 @@ const featureSchema = z.object({
 
 const box = z.tuple([z.number(), z.number(), z.number()]);
 
+/**
+ * A restore program the server's world offers evolution: an action, never a condition. The program
+ * is in the critic's recoveries format; it is checked against that format where a campaign reads it
+ * (the critic is not this floor's to import). `stages`: the milestone kinds it restores, if any.
+ */
+const restoreSchema = z.strictObject({
+  id: z.string().regex(/^[a-z][a-z0-9_]*$/, 'restore id: lower-case letters, digits and _, starting with a letter'),
+  summary: z.string().min(1),
+  program: z.record(z.string(), z.unknown()),
+  stages: z.array(z.string().min(1)).default([]),
+});
+
 export const envSpecSchema = z
   .object({
     name: z.string().min(1),
@@ -64,6 +76,7 @@ export const envSpecSchema = z
     protocol: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     instructions: z.record(z.string(), z.string()).optional(),
     workspace: z.object({ min: box, max: box }).optional(),
+    restores: z.array(restoreSchema).optional(),
   })
   .superRefine((spec, ctx) => {
     for (const suite of Object.keys(spec.suites)) {
@@ -74,6 +87,11 @@ export const envSpecSchema = z
     spec.features.forEach((f, i) => {
       if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: ['features', i, 'name'], message: `"${f.name}" is declared twice` });
       seen.add(f.name);
+    });
+    const ids = new Set<string>();
+    spec.restores?.forEach((r, i) => {
+      if (ids.has(r.id)) ctx.addIssue({ code: 'custom', path: ['restores', i, 'id'], message: `"${r.id}" is declared twice` });
+      ids.add(r.id);
     });
   });
 

@@ -8,6 +8,7 @@ import type { PolicyEncoder, World } from '../world.js';
 import { parseEndpoint, type RemoteEnvEndpoint } from './endpoint.js';
 import type { WireEnvSpec } from './env-wire.js';
 import { REMOTE_ACTION_SCALE, RemoteEnv, fetchSpec, type RemoteObservation } from './remote-env.js';
+import { remoteRestores } from './remote-restores.js';
 import { findTask, remoteTasks } from './remote-tasks.js';
 
 /** Without a workspace in the spec the envelope's box is wide open: the server's robot keeps its own limits. */
@@ -47,6 +48,7 @@ export function remoteWorld(name: string, endpoint: RemoteEnvEndpoint, wire: Wir
     policyEncoder,
     resolvePerturbation,
     perturbationNames: builtinPerturbationNames(),
+    restores: remoteRestores(wire),
     endpoint,
     wireSpec: wire,
   };

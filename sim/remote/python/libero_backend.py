@@ -26,7 +26,8 @@ from libero_protocol import (
     CAMERAS, DUMMY_ACTION, INIT_STATES, RENDER_SIZE, STANDARD_SUITES, WAIT_STEPS, quat2axisangle, spec_for, to_policy_image,
 )
 from libero_perturb import swap_positions, wants_swap
-from libero_state_obs import StatePolicyObservation, movable_count, state_policy_layout
+from libero_restores import RESTORES
+from libero_state_obs import OBSERVED_FEATURES, StatePolicyObservation, movable_count, object_poses, observed_features, state_policy_layout
 
 log = logging.getLogger("zetta_env.libero")
 
@@ -101,6 +102,8 @@ class LiberoBackend:
         out["protocol"]["policy_observation"] = ("state policy: observation/objects holds simulator ground-truth poses "
                                                  "(standing in for perception), observation/task a one-hot over the suite's tasks, "
                                                  "observation/step the steps since the wait steps")
+        out["features"] = out["features"] + OBSERVED_FEATURES
+        out["restores"] = RESTORES
         return out
 
     def slots(self) -> dict[str, Any]:
@@ -199,6 +202,8 @@ class LiberoBackend:
             out["privileged.goal_progress"] = float(np.mean([bool(inner._eval_predicate(g)) for g in goals])) if goals else float(success)
         except Exception:  # a LIBERO version without these internals: the feature reads NaN
             pass
+        if self.state_obs is not None and self.state_obs.names:
+            out.update(observed_features(object_poses(inner, self.state_obs.names), obs["robot0_eef_pos"]))
         if not self._objects():
             return out
         try:

@@ -87,3 +87,28 @@ class StatePolicyObservation:
             "observation/task": self._task.copy(),
             "observation/step": np.array([step], dtype=np.float32),
         }
+
+
+# What the state policy observes, as features the critic may read under `observed` provenance: slot
+# 0's position (the object of interest, as observation/objects carries it) and the hand's distance
+# to it. The same ground truth the policy reads, so a critic reading these sees no more than it.
+OBSERVED_FEATURES = [
+    {"name": "observed.object_x", "unit": "m", "kind": "number", "provenance": "observed",
+     "meaning": "object of interest x, as the state policy's observation/objects slot 0 carries it"},
+    {"name": "observed.object_y", "unit": "m", "kind": "number", "provenance": "observed", "meaning": "object of interest y, as slot 0 carries it"},
+    {"name": "observed.object_z", "unit": "m", "kind": "number", "provenance": "observed", "meaning": "object of interest z, as slot 0 carries it"},
+    {"name": "observed.object_eef_dist", "unit": "m", "kind": "number", "provenance": "observed",
+     "meaning": "end effector to the object of interest as slot 0 carries it"},
+    {"name": "observed.object_eef_dist_xy", "unit": "m", "kind": "number", "provenance": "observed",
+     "meaning": "end effector to the object of interest in the table plane"},
+]
+
+
+def observed_features(objects: np.ndarray, eef: np.ndarray) -> dict[str, float]:
+    """OBSERVED_FEATURES from one observation/objects array and the end effector's position."""
+    if not objects[:3].any():  # an empty slot 0: no object of interest to read
+        return {}
+    pos = objects[:3].astype(np.float64)
+    delta = np.asarray(eef, dtype=np.float64) - pos
+    return {"observed.object_x": float(pos[0]), "observed.object_y": float(pos[1]), "observed.object_z": float(pos[2]),
+            "observed.object_eef_dist": float(np.linalg.norm(delta)), "observed.object_eef_dist_xy": float(np.linalg.norm(delta[:2]))}

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NdArray } from '../../../protocol/ndarray.js';
+import { actionLibrary } from '../../../evolution/search/action-library.js';
 import { parseEndpoint } from '../../../sim/remote/endpoint.js';
 import { RemoteEnv, type RemoteObservation, fetchSpec } from '../../../sim/remote/remote-env.js';
+import { remoteWorld } from '../../../sim/remote/remote-world.js';
 import { awaitReadyLine } from '../../../util/child-process.js';
 import { LIBERO_SERVER, PYTHON, ROOT } from './env-server-process.js';
 import { LIBERO_PYTHON, liberoMissing } from './libero-python.js';
@@ -82,6 +84,10 @@ describe.skipIf(missing !== null)(`the state-policy observation on the real LIBE
     const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 1e-5);
     expect(near(slot(0).slice(0, 3), [f['privileged.object_x']!, f['privileged.object_y']!, f['privileged.object_z']!])).toBe(true);
     expect(near(slot(1).slice(0, 3), [f['privileged.target_x']!, f['privileged.target_y']!, f['privileged.target_z']!])).toBe(true);
+    // what the policy observes, the critic may read as observed: slot 0, and the hand's distance to it
+    expect(near(slot(0).slice(0, 3), [f['observed.object_x']!, f['observed.object_y']!, f['observed.object_z']!])).toBe(true);
+    expect(f['observed.object_eef_dist']!).toBeCloseTo(f['privileged.eef_object_dist']!, 5);
+    expect(f['observed.object_eef_dist_xy']!).toBeLessThanOrEqual(f['observed.object_eef_dist']!);
     for (let i = 0; i < 6; i++) expect(Math.hypot(...slot(i).slice(3))).toBeCloseTo(1, 4); // unit quaternions, w first
 
     // The position swap: the bowl of the instruction stands where the other bowl stood, and the other there.
@@ -118,6 +124,13 @@ describe.skipIf(missing !== null)(`the state-policy observation on the real LIBE
       });
       expect(spec.protocol).toMatchObject({ cameras: false });
       expect(String(spec.protocol?.policy_observation)).toMatch(/ground-truth/);
+      // the restores it offers evolution: programs the critic runs, reading only what it declares as observed
+      const world = remoteWorld('libero', endpoint, spec);
+      const library = actionLibrary(world).filter((a) => a.origin === 'world');
+      expect(library.map((a) => a.id)).toEqual(['restore_above_object', 'restore_low_above_object']);
+      const read = JSON.stringify(spec.restores).match(/"(?:observed|privileged)\.[a-z_]+"/g) ?? [];
+      const declared = new Map(spec.features.map((f) => [f.name, f.provenance]));
+      for (const name of new Set(read.map((q) => q.slice(1, -1)))) expect([name, declared.get(name)]).toEqual([name, 'observed']);
       const env = new RemoteEnv(endpoint, spec); // checks every reply against the declared layout
       await env.reset({ task: `${SPATIAL}/${spec.suites[SPATIAL]![DRAWER]}`, seed: 1003 });
       const first = (env.observe() as RemoteObservation).map;
