@@ -4,12 +4,10 @@ cameras (LIBERO's ControlEnv), under the server's protocol: initial state seed m
 then at most the suite's max steps (220 for libero_spatial), success from LIBERO's done.
 
   python sim/remote/python/libero_expert_run.py --seeds 0-4                 # every task, seeds 0..4
-  python sim/remote/python/libero_expert_run.py --tasks 0,3 --seeds 0,7 --demos /tmp/demos.npz --json
+  python sim/remote/python/libero_expert_run.py --tasks 0,3 --seeds 0,7 --json
 
 Prints one line per task (successes / episodes), the total and the wall time; with --json, a last
-line with the same as JSON. --demos writes the episodes' steps to an .npz: per step the 8-D state,
-the privileged poses the expert read (`input_names`), the action, and its episode's index; per
-episode its task, seed, success and length.
+line with the same as JSON. Its demonstrations, for training, are libero_demos.py's to record.
 """
 from __future__ import annotations
 
@@ -18,14 +16,14 @@ import json
 import logging
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from libero_expert import INPUT_FEATURES, BowlExpert  # noqa: E402
+from libero_expert import BowlExpert  # noqa: E402
 from libero_protocol import max_steps_for  # noqa: E402
 
 SUITE = "libero_spatial"
@@ -38,9 +36,6 @@ class Episode:
     success: bool = False
     steps: int = 0
     phase: str = ""
-    states: list[np.ndarray] = field(default_factory=list)
-    inputs: list[np.ndarray] = field(default_factory=list)
-    actions: list[np.ndarray] = field(default_factory=list)
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -71,35 +66,11 @@ def drive(backend: Any, expert: BowlExpert, task: str, seed: int, hook: StepHook
     return False, max_steps_for(SUITE)
 
 
-def run_episode(backend: Any, expert: BowlExpert, task: str, seed: int, record: bool) -> Episode:
+def run_episode(backend: Any, expert: BowlExpert, task: str, seed: int) -> Episode:
     ep = Episode(task, seed)
-
-    def hook(_obs: dict[str, Any], state: np.ndarray, features: dict[str, Any], action: np.ndarray) -> np.ndarray:
-        if record:
-            ep.states.append(state)
-            ep.inputs.append(np.array([features[n] for n in INPUT_FEATURES], dtype=np.float32))
-            ep.actions.append(action)
-        return action
-
-    ep.success, ep.steps = drive(backend, expert, task, seed, hook)
+    ep.success, ep.steps = drive(backend, expert, task, seed, lambda _obs, _state, _features, action: action)
     ep.phase = expert.phase
     return ep
-
-
-def write_demos(path: Path, episodes: list[Episode]) -> None:
-    kept = [e for e in episodes if e.steps]
-    np.savez_compressed(
-        path,
-        state=np.concatenate([np.stack(e.states) for e in kept]).astype(np.float32),
-        inputs=np.concatenate([np.stack(e.inputs) for e in kept]).astype(np.float32),
-        action=np.concatenate([np.stack(e.actions) for e in kept]).astype(np.float32),
-        episode=np.concatenate([np.full(e.steps, i, dtype=np.int32) for i, e in enumerate(kept)]),
-        input_names=np.array(INPUT_FEATURES),
-        episode_task=np.array([e.task for e in kept]),
-        episode_seed=np.array([e.seed for e in kept], dtype=np.int64),
-        episode_success=np.array([e.success for e in kept]),
-        episode_length=np.array([e.steps for e in kept], dtype=np.int32),
-    )
 
 
 def select_tasks(all_tasks: list[str], text: str) -> list[str]:
@@ -113,7 +84,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", default="", help="task indices (LIBERO's order) or names, comma-separated (default: all)")
     parser.add_argument("--seeds", default="0-4", help="episode seeds, e.g. 0-4 or 0,7,12 (initial state seed mod 50)")
-    parser.add_argument("--demos", type=Path, help="write the episodes' steps to this .npz")
     parser.add_argument("--json", action="store_true", help="a last line of JSON: per-task and total successes")
     parser.add_argument("--verbose", action="store_true", help="one line per episode on stderr")
     args = parser.parse_args(argv)
@@ -129,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for task in tasks:
             for seed in seeds:
-                ep = run_episode(backend, expert, task, seed, record=args.demos is not None)
+                ep = run_episode(backend, expert, task, seed)
                 episodes.append(ep)
                 if args.verbose:
                     print(f"{task} seed {seed}: {'success' if ep.success else 'failure'} in {ep.steps} steps (last phase {ep.phase})", file=sys.stderr)
@@ -140,9 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic() - started
     total = sum(e.success for e in episodes)
     print(f"total: {total}/{len(episodes)} ({100.0 * total / max(1, len(episodes)):.1f}%), {sum(e.steps for e in episodes)} steps, {wall:.0f} s")
-    if args.demos:
-        write_demos(args.demos, episodes)
-        print(f"demonstrations: {args.demos}")
     if args.json:
         per_task = {t: {"successes": sum(e.success for e in episodes if e.task == t), "episodes": sum(e.task == t for e in episodes)} for t in tasks}
         print(json.dumps({"suite": SUITE, "seeds": seeds, "tasks": per_task, "successes": total, "episodes": len(episodes),

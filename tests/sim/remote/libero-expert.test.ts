@@ -7,11 +7,9 @@
 // under the server's protocol, and must place the bowl on the plate in at least four of them; it also
 // writes its demonstrations and they are checked. Elsewhere that test is skipped, the reason in its name.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PYTHON, ROOT } from './env-server-process.js';
 import { LIBERO_PYTHON, liberoMissing } from './libero-python.js';
 
@@ -71,14 +69,10 @@ const missing = liberoMissing();
 const skipNote = missing ? ` (skipped: ${missing})` : '';
 
 describe.skipIf(missing !== null)(`the scripted libero_spatial expert on the real LIBERO${skipNote}`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zetta-libero-expert-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('places the bowl on the plate in at least 4 of 5 libero_spatial tasks (seed 7), and writes their demonstrations', async () => {
-    const demos = join(dir, 'demos.npz');
+  it('places the bowl on the plate in at least 4 of 5 libero_spatial tasks (seed 7)', async () => {
     // Five layouts: the default side, the far side by the ramekin, the drawer (the fingers turn), the
     // cookie box by the cabinet, the cabinet's top.
-    const args = [RUNNER, '--tasks', '0,1,4,6,9', '--seeds', '7', '--demos', demos, '--json'];
+    const args = [RUNNER, '--tasks', '0,1,4,6,9', '--seeds', '7', '--json'];
     const { stdout } = await promisify(execFile)(LIBERO_PYTHON, args, { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
     const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
       episodes: number;
@@ -88,37 +82,5 @@ describe.skipIf(missing !== null)(`the scripted libero_spatial expert on the rea
     expect(report.episodes).toBe(5);
     expect(Object.keys(report.tasks)).toHaveLength(5);
     expect(report.successes, stdout).toBeGreaterThanOrEqual(4);
-
-    const npz = python<{
-      n: number;
-      shapes: Record<string, number[]>;
-      names: string[];
-      lengths: number[];
-      success: boolean[];
-      grip: number[];
-      inRange: boolean;
-    }>(`
-import json
-import numpy as np
-d = np.load(${JSON.stringify(demos)})
-print(json.dumps({"n": int(d["state"].shape[0]), "shapes": {k: list(d[k].shape) for k in ("state", "inputs", "action", "episode")},
-                  "names": [str(x) for x in d["input_names"]], "lengths": d["episode_length"].tolist(),
-                  "success": [bool(x) for x in d["episode_success"]], "grip": sorted(set(d["action"][:, 6].tolist())),
-                  "inRange": bool(np.all(np.abs(d["action"]) <= 1.0))}))`);
-    expect(npz.shapes).toEqual({ state: [npz.n, 8], inputs: [npz.n, 6], action: [npz.n, 7], episode: [npz.n] });
-    expect(npz.names).toEqual([
-      'privileged.object_x',
-      'privileged.object_y',
-      'privileged.object_z',
-      'privileged.target_x',
-      'privileged.target_y',
-      'privileged.target_z',
-    ]);
-    expect(npz.lengths).toHaveLength(5);
-    expect(npz.lengths.reduce((a, b) => a + b, 0)).toBe(npz.n);
-    expect(Math.max(...npz.lengths)).toBeLessThanOrEqual(220); // libero_spatial's max steps
-    expect(npz.success.filter(Boolean)).toHaveLength(report.successes);
-    expect(npz.inRange).toBe(true);
-    expect(npz.grip.every((g) => g === -1 || g === 0 || g === 1)).toBe(true);
   }, 900_000);
 });

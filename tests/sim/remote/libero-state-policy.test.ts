@@ -169,6 +169,7 @@ print(json.dumps({"shapes": {k: list(v.shape) for k, v in data.items()}, "labels
                   "passes": z["episode_pass"].tolist(), "noise": z["episode_noise_std"].tolist(), "format": str(z["format"]),
                   "task_hot": data["observation/task"].argmax(1).tolist()[:1], "steps0": data["observation/step"][:3, 0].tolist(),
                   "gripper_clean": bool(np.all(z["executed_actions"][:, 6] == z["actions"][:, 6])),
+                  "in_range": bool(np.all(np.abs(z["actions"]) <= 1.0)), "grip": sorted(set(z["actions"][:, 6].tolist())),
                   "noisy_differs": bool(np.any(z["executed_actions"][rows, :6] != z["actions"][rows, :6])),
                   "goal_slots": goal_slot_table(${JSON.stringify(dir)}, 10)[2].tolist(), "mask": int(data["distractor_mask"][0])}))`;
     const r = spawnSync(PYTHON, ['-c', code], { encoding: 'utf8', maxBuffer: 16 << 20 });
@@ -190,6 +191,8 @@ print(json.dumps({"shapes": {k: list(v.shape) for k, v in data.items()}, "labels
     expect(out.task_hot).toEqual([2]);
     expect(out.steps0).toEqual([0, 1, 2]);
     expect(out.gripper_clean).toBe(true);
+    expect(out.in_range).toBe(true); // the expert's labels are normalized actions
+    expect(out.grip.every((g: number) => g === -1 || g === 0 || g === 1)).toBe(true); // open, hold or close
     expect(out.noisy_differs).toBe(true);
     expect(out.goal_slots).toEqual([1, 1, 0, 0, 0, 0]); // the bowl and the plate
     expect(out.mask).toBe(0b11100); // the other bowl, the cookies, the ramekin
