@@ -21,6 +21,7 @@ import {
   json,
   out,
   quick,
+  tasksPerCampaign,
   wireRequests,
   workers,
 } from '../flags/table.js';
@@ -35,7 +36,8 @@ const FLAGS = {
   episodes: episodes.with({ help: 'baseline episodes per task and condition', ...full('episodes') }),
   expertEpisodes: expertEpisodes.with(full('expertEpisodes')),
   wireRequests: wireRequests.with(full('wireRequests')),
-  campaigns: campaigns.with({ help: 'evolution campaigns at most, one per task, on the weakest tasks', ...full('campaigns') }),
+  campaigns: campaigns.with({ help: 'evolution campaigns at most, on the weakest tasks', ...full('campaigns') }),
+  tasksPerCampaign: tasksPerCampaign.with({ defaultNote: '1' }),
   devEpisodes: devEpisodes.with({ help: "each campaign's development episodes per generation", ...full('devEpisodes') }),
   generations: generations.with({ help: "each campaign's generations at most", ...full('generations') }),
   workers: workers.with(full('workers')),
@@ -58,7 +60,7 @@ const FLAGS = {
 };
 
 const HELP = `usage: zetta run [--out DIR] [--episodes N] [--expert-episodes N] [--wire-requests N]
-                 [--campaigns N] [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
+                 [--campaigns N] [--tasks-per-campaign K] [--dev-episodes N] [--generations G] [--workers K] [--envs-per-worker E]
                  [--skills none|active] [--skills-db FILE] [--auto-approve] [--from-scratch] [--quick]
                  [--queue redis://HOST:PORT] [--json]
        zetta run --resume DIR [--auto-approve] [--json]
@@ -76,7 +78,8 @@ The main job on the embedded default, end to end, on a CPU:
                task's weakest perturbation; side by side where the cores allow more than one
                rollout pool, or with --queue): cluster its failures, diagnose, synthesize and gate
                a bundle (critic-alone cap, held-out seeds 1000-1019 at α over every held-out
-               test it may spend), then confirm on fresh seeds 2000-2019
+               test it may spend), then confirm on fresh seeds 2000-2019; with --tasks-per-campaign K
+               a campaign also covers the next K − 1 weakest tasks under its perturbation
   6. promotion each promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
                operator \`auto\` approves them, otherwise the run stops and says how to decide
                (zetta console) and go on (zetta run --resume DIR)
@@ -108,6 +111,7 @@ export const runCommand: Command = withQueueErrors({
       expertEpisodes: f.expertEpisodes ?? base.expertEpisodes,
       episodes: f.episodes ?? base.episodes,
       campaigns: f.campaigns ?? base.campaigns,
+      tasksPerCampaign: f.tasksPerCampaign ?? base.tasksPerCampaign ?? 1,
       devEpisodes: f.devEpisodes ?? base.devEpisodes,
       generations: f.generations ?? base.generations,
       workers: f.workers ?? base.workers,

@@ -56,6 +56,12 @@ export const arms = bool(
 export const wireRequests = int('wire-requests', { metavar: 'N', min: 1, help: 'observations sent through each policy server' });
 export const expertEpisodes = int('expert-episodes', { metavar: 'N', min: 1, max: MAX_EPISODES, help: 'expert episodes per task' });
 export const campaigns = int('campaigns', { metavar: 'N', min: 1, max: 1000, help: 'evolution campaigns at most, one per task' });
+export const tasksPerCampaign = int('tasks-per-campaign', {
+  metavar: 'K',
+  min: 1,
+  max: 100,
+  help: 'tasks each campaign covers at most: its weakest task and the next weakest under\nthe same perturbation (every seed on each; the gates pool them and refuse a loss on any one)',
+});
 export const devEpisodes = int('dev-episodes', { metavar: 'N', min: 1, max: MAX_EPISODES, help: 'development episodes per generation' });
 export const generations = int('generations', { metavar: 'G', min: 1, max: 1000, help: 'generations at most' });
 export const fromScratch = bool(

@@ -1,6 +1,6 @@
 // The final table of `zetta run`, for stdout: one line per stage with its verdict and headline
 // figures, so `zetta run | tee log` keeps the result (progress and stage lines go to stderr).
-import { armsLine, headline, signedPoints, type RunHeadline, type RunReport } from '../../experiments/run/index.js';
+import { armsLine, campaignTasks, headline, signedPoints, type RunHeadline, type RunReport } from '../../experiments/run/index.js';
 import { promotionLine } from './terminal.js';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a');
@@ -27,7 +27,7 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
   const promoted = evolution?.campaigns.filter((c) => c.campaign.promoted).length ?? 0;
   lines.push(`evolution   ${verdict(evolution)}${evolution ? `  ${evolution.campaigns.length} campaign(s), ${promoted} promoted` : ''}`);
   for (const c of evolution?.campaigns ?? [])
-    lines.push(`  ${c.task} / ${c.perturbation}: ${c.campaign.promoted ? 'promoted' : 'nothing promoted'}`);
+    lines.push(`  ${campaignTasks(c)} / ${c.perturbation}: ${c.campaign.promoted ? 'promoted' : 'nothing promoted'}`);
   const { promotion, final } = report.stages;
   lines.push(`promotion   ${verdict(promotion)}${promotion ? `  ${promotionLine(report)}` : ''}`);
   const h = headline(report, reportPath);

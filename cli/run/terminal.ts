@@ -1,6 +1,14 @@
 // How `zetta run` shows a run on stderr: a progress bar while a stage runs, then the stage's line
 // with its headline figures; at the end, what went wrong and where the report is.
-import { armsLine, signedPoints, type CampaignRun, type RunObserver, type RunReport, type StageName } from '../../experiments/run/index.js';
+import {
+  armsLine,
+  campaignTasks,
+  signedPoints,
+  type CampaignRun,
+  type RunObserver,
+  type RunReport,
+  type StageName,
+} from '../../experiments/run/index.js';
 import { progress, type Progress } from '../progress.js';
 
 /** `fromScratch`: the campaigns start from the empty bundle where the policy alone does worst, perturbations in turn. */
@@ -56,7 +64,7 @@ function stageLines(stage: StageName, report: RunReport): string[] {
       ];
     case 'evolution':
       if (!evo || evo.campaigns.length === 0) return ['  evolution no campaign: policy + critic solved every task'];
-      return evo.campaigns.map((c) => `  evolution ${c.task} / ${c.perturbation}: ${campaignVerdict(c)}`);
+      return evo.campaigns.map((c) => `  evolution ${campaignTasks(c)} / ${c.perturbation}: ${campaignVerdict(c)}`);
     case 'promotion':
       return [`  promotion ${promotionLine(report)}`];
     case 'final':

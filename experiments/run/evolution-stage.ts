@@ -1,8 +1,10 @@
 // Stage of the run experiment (`zetta run`): evolution campaigns on the pairs (task, perturbation)
-// where the base policy with the default critic does worst, one task per campaign; from scratch
-// (`--from-scratch`), where the policy alone does worst, the perturbations in turn, each campaign
-// starting from no rule. Each campaign's held-out gate (paired seeds, exact McNemar at α over every
-// held-out test it may spend) chooses, and fresh confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
+// where the base policy with the default critic does worst; from scratch (`--from-scratch`), where
+// the policy alone does worst, the perturbations in turn, each campaign starting from no rule. A
+// campaign covers its weakest task and, with `tasksPerCampaign` above 1, the next weakest ones under
+// the same perturbation, so what it promotes has to hold on each of them. Each campaign's held-out
+// gate (paired seeds, exact McNemar at α over every held-out test it may spend) chooses, and fresh
+// confirmation seeds judge whatever it promotes. Campaigns run side by side only where the machine
 // has cores for more than one rollout pool (or a job queue does the rollouts); each resumes from its
 // own folder, so an interrupted stage loses no finished generation.
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,11 +35,14 @@ export interface EvolutionStageResult {
 }
 
 export interface CampaignRun {
+  /** The campaign's first (weakest) task: the one its skill names as its source. */
   task: string;
+  /** Every task of the campaign, `task` first; absent in reports from before campaigns spanned tasks. */
+  tasks?: string[];
   perturbation: string;
-  /** Success in the governance stage of what generation 1 starts from: policy + default critic, or the policy alone from scratch. */
+  /** Success in the governance stage of what generation 1 starts from (policy + default critic, or the policy alone from scratch), the mean over its tasks. */
   parent_rate: number;
-  /** The policy alone on that pair in the governance stage (its seeds, not the campaign's); absent in older reports. */
+  /** The policy alone on its tasks in the governance stage (their mean; its seeds, not the campaign's); absent in older reports. */
   policy_alone?: number;
   /** The bundle generation 1 started from (`none` from scratch); absent in older reports. */
   base?: string;
@@ -72,12 +77,19 @@ export interface EvolutionOptions {
   readonly executor?: EpisodeExecutor | undefined;
   /** Start every campaign from the empty bundle, on the pairs where the policy alone does worst, perturbations in turn. */
   readonly fromScratch?: boolean | undefined;
+  /** Tasks a campaign covers at most, under its perturbation (default 1). */
+  readonly tasksPerCampaign?: number | undefined;
 }
 
 export interface WeakPair {
   task: string;
   perturbation: string;
   rate: number;
+}
+
+/** A campaign's tasks under one perturbation, the weakest first; `rate` is their mean. */
+export interface WeakGroup extends WeakPair {
+  tasks: string[];
 }
 
 /**
@@ -136,28 +148,60 @@ export function weakestPairsByPerturbation(
   return chosen;
 }
 
+/**
+ * Each chosen pair with up to `size` − 1 more tasks under its perturbation, the weakest first by
+ * `arm` and none solved, none that another campaign has: every campaign's lead is kept for it
+ * before any is widened, so widening never takes a task some later campaign leads.
+ */
+export function widenPairs(
+  governance: GovernanceStageResult,
+  pairs: readonly WeakPair[],
+  size: number,
+  arm: 'both' | 'policy',
+): WeakGroup[] {
+  const taken = new Set(pairs.map((p) => p.task));
+  return pairs.map((lead) => {
+    const rates = new Map([[lead.task, lead.rate]]);
+    const candidates = Object.entries(governance.conditions[lead.perturbation]?.perTask ?? {})
+      .map(([task, t]) => ({ task, rate: t[arm].value }))
+      .filter((c) => Number.isFinite(c.rate) && c.rate < 1 && !taken.has(c.task))
+      .sort((a, b) => a.rate - b.rate); // stable: first-seen order among equal rates
+    for (const c of candidates.slice(0, Math.max(0, size - 1))) {
+      rates.set(c.task, c.rate);
+      taken.add(c.task);
+    }
+    const tasks = [...rates.keys()];
+    return { ...lead, tasks, rate: [...rates.values()].reduce((a, b) => a + b, 0) / tasks.length };
+  });
+}
+
 /** One rollout pool per `workers` cores; a job queue's workers are elsewhere, so every campaign may go at once. */
 export function campaignsAtOnce(campaigns: number, workers: number, queued: boolean): number {
   return Math.max(1, Math.min(campaigns, queued ? campaigns : Math.floor(availableParallelism() / Math.max(1, workers))));
 }
 
 export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult> {
-  const pairs = o.fromScratch ? weakestPairsByPerturbation(governance, o.campaigns) : weakestPairs(governance, o.campaigns);
+  const arm = o.fromScratch ? 'policy' : 'both';
+  const leads = o.fromScratch ? weakestPairsByPerturbation(governance, o.campaigns, arm) : weakestPairs(governance, o.campaigns);
+  const pairs = widenPairs(governance, leads, o.tasksPerCampaign ?? 1, arm);
   const inParallel = campaignsAtOnce(pairs.length, o.workers, o.executor !== undefined);
   const limit = pLimit(inParallel);
   const campaigns = await Promise.all(pairs.map((pair) => limit(() => runOne(governance, pair, pairs.length > 1, o))));
   return { campaigns, in_parallel: inParallel, ok: campaigns.every((c) => c.ok) };
 }
 
-async function runOne(governance: GovernanceStageResult, pair: WeakPair, tagged: boolean, o: EvolutionOptions): Promise<CampaignRun> {
+async function runOne(governance: GovernanceStageResult, pair: WeakGroup, tagged: boolean, o: EvolutionOptions): Promise<CampaignRun> {
   const executeSteps = 5;
+  const name = pair.tasks.length > 1 ? `${pair.task}+${pair.tasks.length - 1}` : pair.task;
   // side by side, every line says which campaign it is from
-  const log = tagged ? (line: string) => o.log(`[${pair.task} / ${pair.perturbation}] ${line}`) : o.log;
+  const log = tagged ? (line: string) => o.log(`[${name} / ${pair.perturbation}] ${line}`) : o.log;
+  const suites = new Set(pair.tasks.map((t) => getTask(t).suite));
   const campaign = await runCampaign({
     world: tabletop,
-    root: join(o.root, `${pair.task.replace('/', '__')}__${pair.perturbation}`),
-    suite: getTask(pair.task).suite,
+    root: join(o.root, `${name.replace('/', '__')}__${pair.perturbation}`),
+    suite: suites.size === 1 ? [...suites][0]! : 'all',
     task: pair.task,
+    ...(pair.tasks.length > 1 ? { tasks: pair.tasks } : {}),
     perturbation: { name: pair.perturbation, spec: resolvePerturbation(pair.perturbation) },
     policy: { spec: 'embedded', file: EMBEDDED_POLICY_PATH },
     baseBundle: baseBundle(governance, pair.task, o.fromScratch === true),
@@ -171,16 +215,22 @@ async function runOne(governance: GovernanceStageResult, pair: WeakPair, tagged:
     diagnoser: builtinDiagnoser(),
     log,
   });
+  const perTask = governance.conditions[pair.perturbation]?.perTask;
   return {
     task: pair.task,
+    tasks: pair.tasks,
     perturbation: pair.perturbation,
     parent_rate: pair.rate,
-    policy_alone: governance.conditions[pair.perturbation]?.perTask[pair.task]?.policy.value ?? Number.NaN,
+    policy_alone: mean(pair.tasks.map((t) => perTask?.[t]?.policy.value ?? Number.NaN)),
     base: baseBundle(governance, pair.task, o.fromScratch === true),
     campaign,
     learning_curve: learningCurve(campaign.root),
     ok: true,
   };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
 /** Nothing from scratch; with skills, the bundle the task ran in the governance stage; else its critic. */

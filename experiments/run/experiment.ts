@@ -124,6 +124,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       envsPerWorker: o.envsPerWorker,
       executor: o.executor,
       fromScratch: o.fromScratch,
+      tasksPerCampaign: o.tasksPerCampaign,
       log: (line) => stages.log('evolution', line),
     }),
   );

@@ -9,6 +9,7 @@ export type { PromotedSkill, PromotionStageResult } from './promotion-stage.js';
 export { armsLine, governanceSection, signedPoints } from './governance-text.js';
 export { infraProblems, type BaselineStageResult, type ConditionResult } from './baseline-stage.js';
 export type { CampaignRun, EvolutionStageResult } from './evolution-stage.js';
+export { campaignTasks } from './campaign-tasks.js';
 export type { ExpertStageResult } from './expert-stage.js';
 export type { GovernanceStageResult } from './governance-stage.js';
 export type { WireStageResult } from './wire-stage.js';

@@ -3,6 +3,7 @@
 // three arms and synergy, each campaign's learning curve, interventions by rule, transfer, timings.
 import { barChart, escapeXml as esc, type BarGroup } from '../../evolution/report/svg.js';
 import type { GovernanceArms } from '../../measure/governance-arms.js';
+import { campaignTasks } from './campaign-tasks.js';
 import type { CampaignRun } from './evolution-stage.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import type { RunHeadline } from './headline.js';
@@ -160,7 +161,8 @@ function learningCharts(r: RunReport): string {
 
 /** Per generation the three arms on the campaign's development seeds, then base vs final on the confirmation seeds. */
 function learningChart(e: CampaignRun): string {
-  if (e.learning_curve.length === 0) return `<p>The campaign on ${esc(e.task)} under ${esc(e.perturbation)} has no generation yet.</p>`;
+  if (e.learning_curve.length === 0)
+    return `<p>The campaign on ${esc(campaignTasks(e))} under ${esc(e.perturbation)} has no generation yet.</p>`;
   const policy = e.policy_alone;
   const groups = e.learning_curve.map((p) => ({
     label: `generation ${p.generation}`,
@@ -181,7 +183,7 @@ function learningChart(e: CampaignRun): string {
       ],
     });
   const from = e.base === 'none' ? ' from the empty bundle' : '';
-  const title = `Campaign on ${e.task} under ${e.perturbation}${from}: success per generation`;
+  const title = `Campaign on ${campaignTasks(e)} under ${e.perturbation}${from}: success per generation`;
   const verdict = e.campaign.promoted ? 'promoted a bundle' : 'promoted nothing';
   const series = ['policy alone (governance seeds)', 'critic alone (best candidate)', 'both: parent', 'both: best candidate / promoted'];
   const note =

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../../util/atomic-write.js';
 import type { BaselineStageResult } from './baseline-stage.js';
+import { campaignTasks } from './campaign-tasks.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
 import { governanceSection } from './governance-text.js';
@@ -87,7 +88,7 @@ function evolutionSection(e: EvolutionStageResult): string[] {
     const heldout = c.campaign.promoted
       ? `${h.parent_success} → ${h.candidate_success} of ${h.episodes}`
       : `parent ${h.parent_success ?? '—'} of ${h.episodes ?? '—'}`;
-    return `| ${c.task} | ${c.perturbation} | ${pct(c.parent_rate)} | ${c.campaign.generations} | ${verdict} | ${heldout} | ${confirmed} | \`${c.campaign.report}\` |`;
+    return `| ${campaignTasks(c)} | ${c.perturbation} | ${pct(c.parent_rate)} | ${c.campaign.generations} | ${verdict} | ${heldout} | ${confirmed} | \`${c.campaign.report}\` |`;
   });
   return [
     '## Evolution',

@@ -8,8 +8,13 @@ export interface RunSettings {
   readonly expertEpisodes: number;
   /** Baseline and governance episodes per task and condition. */
   readonly episodes: number;
-  /** Evolution campaigns at most, one per task, on the weakest pairs (task, perturbation). */
+  /** Evolution campaigns at most, on the weakest pairs (task, perturbation). */
   readonly campaigns: number;
+  /**
+   * Tasks each campaign covers at most: its weakest pair's task and the next weakest under the same
+   * perturbation (every seed on each; the gates pool them). Absent in reports of runs from before: 1.
+   */
+  readonly tasksPerCampaign?: number | undefined;
   /** Each campaign's development episodes per generation. */
   readonly devEpisodes: number;
   /** Each campaign's generations at most. */

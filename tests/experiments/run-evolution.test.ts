@@ -3,7 +3,7 @@
 // only where there are cores for more than one rollout pool (or a job queue does the rollouts).
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { campaignsAtOnce, weakestPairs, weakestPairsByPerturbation } from '../../experiments/run/evolution-stage.js';
+import { campaignsAtOnce, weakestPairs, weakestPairsByPerturbation, widenPairs } from '../../experiments/run/evolution-stage.js';
 import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
 
 /** The governance stage as far as the choice reads it: the both arm's success per task (the policy alone's: 1 − both). */
@@ -58,6 +58,25 @@ describe('zetta run: which campaigns', () => {
       { task: 'spatial/b', perturbation: 'disturbance', rate: expect.closeTo(0.2, 9) },
     ]);
     expect(weakestPairsByPerturbation(governance({ nominal: { 'spatial/a': 0 } }), 3)).toEqual([]);
+  });
+
+  it('with several tasks a campaign, adds the next weakest under its perturbation, never a task another campaign leads', () => {
+    const h = governance({
+      'position-shift': { 'spatial/a': 0.2, 'spatial/b': 0.5, 'goal/c': 0.4, 'goal/d': 0.9, 'long/e': 1 },
+      disturbance: { 'spatial/a': 0.9, 'spatial/b': 0.1, 'goal/c': 0.3, 'goal/d': 0.3 },
+    });
+    const leads = weakestPairs(h, 2);
+    expect(leads.map((p) => [p.task, p.perturbation])).toEqual([
+      ['spatial/b', 'disturbance'],
+      ['spatial/a', 'position-shift'],
+    ]);
+    // spatial/a would be disturbance's fourth weakest, but it leads the second campaign; long/e is solved
+    const widened = widenPairs(h, leads, 4, 'both');
+    expect(widened.map((p) => p.tasks)).toEqual([['spatial/b', 'goal/c', 'goal/d'], ['spatial/a']]);
+    expect(widened[0]!.rate).toBeCloseTo((0.1 + 0.3 + 0.3) / 3, 9);
+    expect(widened[1]).toEqual({ task: 'spatial/a', perturbation: 'position-shift', rate: 0.2, tasks: ['spatial/a'] });
+    // one task a campaign: the leads, unchanged
+    expect(widenPairs(h, leads, 1, 'both')).toEqual(leads.map((p) => ({ ...p, tasks: [p.task] })));
   });
 
   it('runs campaigns side by side only where the cores hold more than one rollout pool', () => {
