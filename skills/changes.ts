@@ -1,5 +1,6 @@
 // What a skill changes: its promoted bundle against the bundle its campaign started from, as rules
-// and recovery programs added, replaced (same id, other behaviour) or removed. This is what a run
+// and recovery programs added, replaced (same id, other behaviour) or removed, and the manifest's
+// control options it sets otherwise (a lag answer is a mechanism a campaign can promote). This is what a run
 // composes onto its own base bundle, so a skill carries its change and not a copy of the base that
 // happened to be current when its campaign ran. Descriptions and evidence notes are not behaviour:
 // a rule that differs only in them is not a change.
@@ -26,6 +27,27 @@ export interface SkillChanges {
   readonly base: { readonly name: string; readonly sha256: string };
   readonly rules: EntryChanges;
   readonly programs: EntryChanges;
+  /** The control options it sets otherwise than its base; absent where it sets none (and in skills from before options counted). */
+  readonly options?: OptionChanges;
+}
+
+/** The manifest's options that change how the runtime governs, not what the rules say. */
+export const CONTROL_OPTIONS = ['during_recovery', 'wait_out_lag', 'align_chunks_to_lag'] as const;
+export type ControlOption = (typeof CONTROL_OPTIONS)[number];
+/** The two answers to an actuation lag: a bundle holds at most one of them. */
+export const LAG_ANSWERS: readonly ControlOption[] = ['wait_out_lag', 'align_chunks_to_lag'];
+
+/** Option → its value in the skill's bundle, or null where the skill turns it off. */
+export type OptionChanges = Readonly<Partial<Record<ControlOption, unknown>>>;
+
+/** The control options `after` sets otherwise than `before` (manifests with their defaults filled in). */
+export function optionChanges(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): OptionChanges {
+  const out: Partial<Record<ControlOption, unknown>> = {};
+  for (const key of CONTROL_OPTIONS) {
+    const value = after[key] ?? null;
+    if (canonicalJson(before[key] ?? null) !== canonicalJson(value)) out[key] = value;
+  }
+  return out;
 }
 
 /** The entries in `after` that `before` lacks or holds with another behaviour, and those it dropped. */
@@ -41,7 +63,7 @@ export function entryChanges(before: readonly BundleEntry[], after: readonly Bun
 
 export function isEmptyChange(c: SkillChanges): boolean {
   const none = (e: EntryChanges) => e.added.length + e.replaced.length + e.removed.length === 0;
-  return none(c.rules) && none(c.programs);
+  return none(c.rules) && none(c.programs) && Object.keys(c.options ?? {}).length === 0;
 }
 
 /** An entry's behaviour, notes left out: equal keys mean the entry does the same thing. */

@@ -12,13 +12,22 @@
 //      reported, never merged silently. What a skill adds is named after it (localize.ts), so two
 //      campaigns' generated names never collide.
 //   4. The loaded skills' changes are applied to the base in rank order: replacements in place,
-//      removals, then additions after the base's entries.
+//      removals, then additions after the base's entries; control options set (a lag answer
+//      replaces the base's other one, since a bundle holds at most one).
 // Pure: the caller reads the skills and the base, and writes what comes out.
-import type { BundleManifest } from '../critic/index.js';
+import { DEFAULT_DURING_RECOVERY, type BundleManifest } from '../critic/index.js';
 import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
 import type { BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { applicability, type ApplicabilityTarget } from './applicability.js';
-import { behaviourKey, isEmptyChange, type BundleEntry, type EntryChanges, type SkillChanges } from './changes.js';
+import {
+  LAG_ANSWERS,
+  behaviourKey,
+  isEmptyChange,
+  type BundleEntry,
+  type ControlOption,
+  type EntryChanges,
+  type SkillChanges,
+} from './changes.js';
 import { changeIdentity, localizeChanges } from './localize.js';
 import type { SkillContent } from './skill.js';
 
@@ -33,8 +42,9 @@ export interface SkillDecision {
   readonly loaded: boolean;
   readonly reason: string;
   /**
-   * What counts as the skill firing: decisions caused by the rules it adds or replaces, and starts
-   * of the base programs it replaces (a program it adds starts only through its own rules).
+   * What counts as the skill firing: decisions caused by the rules it adds or replaces and by the
+   * lag answer it sets (the runtime's firings name it), and starts of the base programs it
+   * replaces (a program it adds starts only through its own rules).
    */
   readonly rules: readonly string[];
   readonly programs: readonly string[];
@@ -101,7 +111,7 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
         name: s.content.name,
         loaded: firingOf.has(s.id),
         reason: reasons.get(s.id)!,
-        rules: changedIds(counted.rules),
+        rules: [...changedIds(counted.rules), ...lagAnswersSet(counted)],
         programs: counted.programs.replaced.map((p) => p.id),
       };
     }),
@@ -164,6 +174,11 @@ function touches(c: SkillChanges): Map<string, Touch> {
   for (const p of [...c.programs.added, ...c.programs.replaced])
     out.set(`program:${p.id}`, { behaviour: behaviourKey(p), label: `program "${p.id}"` });
   for (const id of c.programs.removed) out.set(`program:${id}`, { behaviour: 'removed', label: `program "${id}"` });
+  const options = c.options ?? {};
+  if (LAG_ANSWERS.some((k) => k in options))
+    out.set('option:lag', { behaviour: behaviourKey(lagAnswer(options)), label: 'the answer to an actuation lag' });
+  if ('during_recovery' in options)
+    out.set('option:during_recovery', { behaviour: behaviourKey(options.during_recovery), label: 'option "during_recovery"' });
   return out;
 }
 
@@ -242,7 +257,7 @@ function merged(
     return out;
   };
   const manifest: BundleManifest = {
-    ...base.manifest,
+    ...withOptions(base.manifest, skills),
     name: `${base.manifest.name}+skills`,
     description: `${base.manifest.description} Composed with skills ${skills.map((s) => `${s.id} (${s.content.name})`).join(', ')}.`,
     privileged: base.manifest.privileged || skills.some((s) => s.content.guard.privileged),
@@ -252,6 +267,33 @@ function merged(
     rules: { version: 1, rules: apply(baseRules, (c) => c.rules) as never },
     recoveries: { version: 1, programs: apply(basePrograms, (c) => c.programs) as never },
   };
+}
+
+/** The base manifest with each skill's control options set, in rank order. */
+function withOptions(base: BundleManifest, skills: readonly ComposableSkill[]): BundleManifest {
+  const out: Record<string, unknown> = { ...base };
+  for (const s of skills) {
+    const options = s.content.changes.options ?? {};
+    for (const [key, value] of Object.entries(options)) {
+      if (value === null) delete out[key];
+      else out[key] = value;
+      // one lag answer per bundle: the skill's replaces the base's other one
+      if (value !== null && LAG_ANSWERS.includes(key as ControlOption))
+        for (const other of LAG_ANSWERS) if (other !== key) delete out[other];
+    }
+  }
+  out['during_recovery'] ??= DEFAULT_DURING_RECOVERY;
+  return out as BundleManifest;
+}
+
+/** The lag answer a skill leaves in force where it sets one: the option it turns on, or none. */
+function lagAnswer(options: Readonly<Partial<Record<ControlOption, unknown>>>): Record<string, unknown> {
+  return Object.fromEntries(LAG_ANSWERS.filter((k) => options[k] !== undefined && options[k] !== null).map((k) => [k, options[k]]));
+}
+
+/** The lag answers a skill turns on: the runtime's firings name them. */
+function lagAnswersSet(c: SkillChanges): string[] {
+  return Object.keys(lagAnswer(c.options ?? {}));
 }
 
 function changedIds(e: EntryChanges): string[] {

@@ -4,7 +4,7 @@
 // files. Nothing here writes: the store decides what becomes of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutFor, type FeatureLayout } from '../critic/index.js';
+import { BundleManifestSchema, layoutFor, type FeatureLayout } from '../critic/index.js';
 import { RecoveryFileSchema, RuleFileSchema } from '../critic/index.js';
 import { ArtifactHashError, ArtifactStore, sha256 } from '../evolution/campaign/artifacts.js';
 import { manifestSha, type Manifest } from '../evolution/campaign/manifest.js';
@@ -14,7 +14,7 @@ import { promotedDir } from '../evolution/promotion.js';
 import type { CampaignReport } from '../evolution/report/report.js';
 import { NO_BUNDLE, bundleSha, featuresRead, readBundle, type BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { loadWorld, resolveWorld } from '../sim/worlds.js';
-import { entryChanges, type SkillChanges } from './changes.js';
+import { entryChanges, optionChanges, type SkillChanges } from './changes.js';
 import { SkillInputError } from './errors.js';
 import { bundleFile, type BundleFile, type GateDecision, type SkillContent } from './skill.js';
 
@@ -53,7 +53,7 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
     description: evidence.candidate.hypothesis.mechanism,
     guard: {
       world: manifest.world,
-      features: featuresRead([bundle['rules.json'], bundle['recoveries.json']], names),
+      features: featuresRead([bundle['manifest.json'], bundle['rules.json'], bundle['recoveries.json']], names),
       privileged: (bundle['manifest.json'] as { privileged?: boolean }).privileged === true,
       conditions: [],
       tags: { suite: manifest.suite, source_task: manifest.task },
@@ -154,10 +154,12 @@ function changesFromBase(
   }
   const rules = RuleFileSchema.parse(promoted['rules.json']).rules;
   const programs = RecoveryFileSchema.parse(promoted['recoveries.json']).programs;
+  const options = optionChanges(BundleManifestSchema.parse(base.manifest), BundleManifestSchema.parse(promoted['manifest.json']));
   return {
     base: { name: base.manifest.name, sha256: baseSha },
     rules: entryChanges(RuleFileSchema.parse(base.rules).rules, rules),
     programs: entryChanges(RecoveryFileSchema.parse(base.recoveries).programs, programs),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
   };
 }
 

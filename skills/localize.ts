@@ -15,7 +15,7 @@ export function localizeChanges(skillId: string, c: SkillChanges): SkillChanges 
 export function changeIdentity(c: SkillChanges): string {
   const ordinal = (e: EntryChanges, kind: string) => new Map(e.added.map((x, i) => [x.id, `${kind}#${i}`]));
   const same = renameAdditions(c, ordinal(c.rules, 'rule'), ordinal(c.programs, 'program'));
-  return behaviourKey({ rules: same.rules, programs: same.programs });
+  return behaviourKey({ rules: same.rules, programs: same.programs, options: c.options ?? {} });
 }
 
 function renameAdditions(c: SkillChanges, rules: ReadonlyMap<string, string>, programs: ReadonlyMap<string, string>): SkillChanges {
@@ -29,5 +29,6 @@ function renameAdditions(c: SkillChanges, rules: ReadonlyMap<string, string>, pr
     base: c.base,
     rules: { added: c.rules.added.map(rule), replaced: c.rules.replaced.map(rule), removed: c.rules.removed },
     programs: { added: c.programs.added.map(program), replaced: c.programs.replaced, removed: c.programs.removed },
+    ...(c.options ? { options: c.options } : {}),
   };
 }

@@ -115,14 +115,15 @@ function describe(s: SkillRecord, files: readonly string[], audit: readonly Audi
   ].join('\n');
 }
 
-/** `rule +a, rule ~b, program −c`: added, replaced and removed entries. */
+/** `rule +a, rule ~b, program −c, option ~d`: added, replaced and removed entries, options set. */
 function changeList(c: SkillChanges): string {
   const list = (kind: string, e: EntryChanges) => [
     ...e.added.map((x) => `${kind} +${x.id}`),
     ...e.replaced.map((x) => `${kind} ~${x.id}`),
     ...e.removed.map((id) => `${kind} −${id}`),
   ];
-  const all = [...list('rule', c.rules), ...list('program', c.programs)];
+  const options = Object.entries(c.options ?? {}).map(([key, value]) => `option ${value === null ? '−' : '~'}${key}`);
+  const all = [...list('rule', c.rules), ...list('program', c.programs), ...options];
   return all.length ? all.join(', ') : 'none';
 }
 

@@ -68,9 +68,11 @@ export interface EntryChanges {
   readonly removed: readonly string[];
 }
 
-/** A bundle against the one it changes: its base (name and sha256), and its rules and programs. */
+/** A bundle against the one it changes: its base (name and sha256), its rules and programs, and its control options. */
 export interface SkillChanges {
   readonly base: { readonly name: string; readonly sha256: string };
   readonly rules: EntryChanges;
   readonly programs: EntryChanges;
+  /** Manifest option → the value it sets (null: turned off); absent where it sets none. */
+  readonly options?: Readonly<Record<string, unknown>> | undefined;
 }

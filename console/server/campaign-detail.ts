@@ -8,7 +8,8 @@ import type { ClusteringArtifact, DiagnosesArtifact } from '../../evolution/camp
 import type { ShadowReport as EvolutionShadow } from '../../evolution/shadow-replay.js';
 import { NO_BUNDLE } from '../../evolution/synthesis/bundle-files.js';
 import type { CandidateSpec as EvolutionSpec } from '../../evolution/synthesis/synthesize.js';
-import { entryChanges, type BundleEntry, type SkillChanges } from '../../skills/changes.js';
+import { BundleManifestSchema } from '../../critic/index.js';
+import { entryChanges, optionChanges, type BundleEntry, type SkillChanges } from '../../skills/changes.js';
 import type { CampaignDetail, CampaignRow, CandidateArtifacts, EpisodeRef, GenerationArtifacts } from '../contract/index.js';
 import { clustersView, diagnosesView, reportView, shadowView, synthesisView, verdictView } from './campaign-views.js';
 import type { BaseEntries } from './changes-text.js';
@@ -51,15 +52,25 @@ function candidateArtifacts(runs: string, root: string, k: number, dir: string):
 function candidateChanges(runs: string, root: string, synthesis: unknown): SkillChanges | null {
   if (!isRecord(synthesis) || typeof synthesis['bundle_sha256'] !== 'string' || typeof synthesis['parent_sha256'] !== 'string') return null;
   // a campaign that started from no critic has no parent folder: its parent is the empty bundle
-  const parent =
-    synthesis['parent_sha256'] === NO_BUNDLE.sha256 ? { rules: [], programs: [] } : bundleEntries(runs, root, synthesis['parent_sha256']);
+  const fromNothing = synthesis['parent_sha256'] === NO_BUNDLE.sha256;
+  const parent = fromNothing ? { rules: [], programs: [] } : bundleEntries(runs, root, synthesis['parent_sha256']);
   const candidate = bundleEntries(runs, root, synthesis['bundle_sha256']);
   if (!parent || !candidate) return null;
+  const parentManifest = fromNothing ? NO_BUNDLE.manifest : bundleManifest(runs, root, synthesis['parent_sha256']);
+  const candidateManifest = bundleManifest(runs, root, synthesis['bundle_sha256']);
+  const options = parentManifest && candidateManifest ? optionChanges(parentManifest, candidateManifest) : {};
   return {
     base: { name: 'parent', sha256: synthesis['parent_sha256'] },
     rules: entryChanges(parent.rules, candidate.rules),
     programs: entryChanges(parent.programs, candidate.programs),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
   };
+}
+
+/** A campaign bundle's manifest with its defaults, or null where it cannot be read. */
+function bundleManifest(runs: string, root: string, sha: string): Record<string, unknown> | null {
+  const parsed = BundleManifestSchema.safeParse(readJsonOrNull(runs, join(root, 'bundles', sha.slice(0, 12), 'manifest.json')));
+  return parsed.success ? parsed.data : null;
 }
 
 /** Subfolders whose name matches `pattern` (one numeric group), as [number, path], in numeric order. */

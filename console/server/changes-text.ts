@@ -1,6 +1,6 @@
 // A skill's change as lines a person reads at approval time: `+` a rule or program it adds, `~` one
 // it replaces (with the fields that differ from the base, when the base bundle can be found), `−`
-// one it removes. Conditions are written out (`derived.net_motion < 0.026`), not dumped as JSON, in
+// one it removes, and `~ option` for a control option it sets (`− option` where it turns one off). Conditions are written out (`derived.net_motion < 0.026`), not dumped as JSON, in
 // the same words as the skill page's (critic/rules/describe.ts).
 // Notes (descriptions, evidence) are not behaviour, so they never count as a difference.
 import { describeCondition } from '../../critic/index.js';
@@ -21,7 +21,18 @@ export function changesText(changes: SkillChanges, base: BaseEntries | null): st
   return [
     ...entryLines('rule', changes.rules, base?.rules ?? null, changes.base.sha256),
     ...entryLines('program', changes.programs, base?.programs ?? null, changes.base.sha256),
+    ...Object.entries(changes.options ?? {}).map(([key, value]) =>
+      value === null ? `− option ${key}` : `~ option ${key}: ${option(value)}`,
+    ),
   ];
+}
+
+/** A control option's value: `always`, `never`, or its condition in words. */
+function option(value: unknown): string {
+  if (value === true) return 'always';
+  if (value === false) return 'never';
+  const when = (value as { when?: unknown }).when;
+  return when !== undefined ? `when ${condition(when)}` : short(value);
 }
 
 function entryLines(kind: Kind, e: EntryChanges, base: readonly BundleEntry[] | null, baseSha: string): string[] {

@@ -681,5 +681,17 @@ describe('a change as readable lines', () => {
     ).toEqual([
       '~ program p1: now lift → open_gripper (budget 40 steps) (base bundle aaaaaaaaaaaa not found under runs, so the fields that differ are not shown)',
     ]);
+    const noChange = { added: [], replaced: [], removed: [] };
+    expect(
+      changesText(
+        {
+          base: { name: 'none', sha256: 'a'.repeat(64) },
+          rules: noChange,
+          programs: noChange,
+          options: { align_chunks_to_lag: { when: { op: 'ge', feature: 'x', value: 2 } }, wait_out_lag: null, during_recovery: 'queue' },
+        },
+        null,
+      ),
+    ).toEqual(['~ option align_chunks_to_lag: when x ≥ 2', '− option wait_out_lag', '~ option during_recovery: "queue"']);
   });
 });

@@ -135,7 +135,7 @@ export const pairCounts: FieldSpec<C.PairCounts> = {
   candidate_safety_events: 'required',
   episodes: 'required',
 };
-export const skillChanges: FieldSpec<C.SkillChanges> = { base: 'required', rules: 'required', programs: 'required' };
+export const skillChanges: FieldSpec<C.SkillChanges> = { base: 'required', rules: 'required', programs: 'required', options: 'optional' };
 export const entryChanges: FieldSpec<C.EntryChanges> = { added: 'required', replaced: 'required', removed: 'required' };
 export const auditRow: FieldSpec<C.AuditRow> = {
   seq: 'required',

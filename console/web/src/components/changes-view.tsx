@@ -1,11 +1,13 @@
 // A skill's change against its campaign's base bundle (skills/changes.ts): rules and recovery
-// programs added, replaced or removed, each written out in words, with the raw entry on demand.
+// programs added, replaced or removed, each written out in words, with the raw entry on demand, and
+// the control options it sets (a lag answer is a mechanism too).
 import type { BundleEntry, EntryChanges, SkillChanges } from '../../../contract';
 import { shortSha } from './format';
 import { programLines, ruleLines } from './rule-text';
 
 export function ChangesView({ changes }: { changes: SkillChanges }) {
-  const empty = count(changes.rules) + count(changes.programs) === 0;
+  const options = Object.entries(changes.options ?? {});
+  const empty = count(changes.rules) + count(changes.programs) + options.length === 0;
   return (
     <div class="changes">
       <p class="muted">
@@ -14,6 +16,19 @@ export function ChangesView({ changes }: { changes: SkillChanges }) {
       {empty ? <p>No behavioural change.</p> : null}
       <EntryList title="Rules" changes={changes.rules} describe={ruleLines} />
       <EntryList title="Recovery programs" changes={changes.programs} describe={programLines} />
+      {options.length > 0 ? (
+        <section>
+          <h4>Control options</h4>
+          <ul class="diff">
+            {options.map(([key, value]) => (
+              <li key={`o:${key}`} class={value === null ? 'diff-removed' : 'diff-replaced'}>
+                <span class={`badge ${value === null ? 'removed' : 'replaced'}`}>{value === null ? 'off' : 'set'}</span> <code>{key}</code>
+                {value === null ? null : <code> = {JSON.stringify(value)}</code>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }
