@@ -108,7 +108,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       recordDir: join(o.out, 'episodes', 'governance'),
       skillsDb: o.skillsDb,
       skillsDir: join(o.out, 'skills'),
-      onArm: (condition, run, i, n) => (arm = `${condition}: ${armName(run)} ${i + 1}/${n}`),
+      onArm: (condition, run, i, n) => (arm = armNote(condition, run, i, n)),
       onProgress: (_condition, done, total) => progress(done, total, arm),
     }),
   );
@@ -149,11 +149,16 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
         conditions: PERTURBED_CONDITIONS,
         recordDir: join(o.out, 'episodes', 'final'),
         skillsDir: join(o.out, 'skills', 'final'),
-        onArm: (condition, run, i, n) => (arm = `${condition}: ${armName(run)} ${i + 1}/${n}`),
+        onArm: (condition, run, i, n) => (arm = armNote(condition, run, i, n)),
         onProgress: (_condition, done, total) => progress(done, total, arm),
       },
     ),
   );
+}
+
+/** The progress line's note: which arm of how many runs now (numbered, so it is not read as successes). */
+function armNote(condition: string, run: ArmRun, i: number, n: number): string {
+  return `${condition}: arm ${i + 1}/${n}, ${armName(run)}`;
 }
 
 function armName(run: ArmRun): string {
