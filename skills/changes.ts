@@ -61,6 +61,24 @@ export function entryChanges(before: readonly BundleEntry[], after: readonly Bun
   };
 }
 
+/** A bundle as a change compares it: its rules, its programs and its manifest (defaults filled in; null where unreadable). */
+export interface ComparedBundle {
+  readonly rules: readonly BundleEntry[];
+  readonly programs: readonly BundleEntry[];
+  readonly manifest: Readonly<Record<string, unknown>> | null;
+}
+
+/** What `after` changes in `before`; options only where both manifests were read and `after` sets one otherwise. */
+export function bundleChanges(base: SkillChanges['base'], before: ComparedBundle, after: ComparedBundle): SkillChanges {
+  const options = before.manifest && after.manifest ? optionChanges(before.manifest, after.manifest) : {};
+  return {
+    base,
+    rules: entryChanges(before.rules, after.rules),
+    programs: entryChanges(before.programs, after.programs),
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+  };
+}
+
 export function isEmptyChange(c: SkillChanges): boolean {
   const none = (e: EntryChanges) => e.added.length + e.replaced.length + e.removed.length === 0;
   return none(c.rules) && none(c.programs) && Object.keys(c.options ?? {}).length === 0;

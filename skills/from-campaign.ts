@@ -14,7 +14,7 @@ import { promotedDir } from '../evolution/promotion.js';
 import type { CampaignReport } from '../evolution/report/report.js';
 import { NO_BUNDLE, bundleSha, featuresRead, readBundle, type BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { loadWorld, resolveWorld } from '../sim/worlds.js';
-import { entryChanges, optionChanges, type SkillChanges } from './changes.js';
+import { bundleChanges, type SkillChanges } from './changes.js';
 import { SkillInputError } from './errors.js';
 import { bundleFile, type BundleFile, type GateDecision, type SkillContent } from './skill.js';
 
@@ -152,15 +152,13 @@ function changesFromBase(
     if (bundleSha(base) !== baseSha)
       throw new SkillInputError(`${dir}: the campaign's base bundle no longer hashes to ${baseSha.slice(0, 12)}`);
   }
-  const rules = RuleFileSchema.parse(promoted['rules.json']).rules;
-  const programs = RecoveryFileSchema.parse(promoted['recoveries.json']).programs;
-  const options = optionChanges(BundleManifestSchema.parse(base.manifest), BundleManifestSchema.parse(promoted['manifest.json']));
-  return {
-    base: { name: base.manifest.name, sha256: baseSha },
-    rules: entryChanges(RuleFileSchema.parse(base.rules).rules, rules),
-    programs: entryChanges(RecoveryFileSchema.parse(base.recoveries).programs, programs),
-    ...(Object.keys(options).length > 0 ? { options } : {}),
-  };
+  const compared = (b: { rules: unknown; recoveries: unknown; manifest: unknown }) => ({
+    rules: RuleFileSchema.parse(b.rules).rules,
+    programs: RecoveryFileSchema.parse(b.recoveries).programs,
+    manifest: BundleManifestSchema.parse(b.manifest),
+  });
+  const after = { rules: promoted['rules.json'], recoveries: promoted['recoveries.json'], manifest: promoted['manifest.json'] };
+  return bundleChanges({ name: base.manifest.name, sha256: baseSha }, compared(base), compared(after));
 }
 
 function lastPromotion(report: CampaignReport): number {

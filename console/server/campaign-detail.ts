@@ -9,7 +9,7 @@ import type { ShadowReport as EvolutionShadow } from '../../evolution/shadow-rep
 import { NO_BUNDLE } from '../../evolution/synthesis/bundle-files.js';
 import type { CandidateSpec as EvolutionSpec } from '../../evolution/synthesis/synthesize.js';
 import { BundleManifestSchema } from '../../critic/index.js';
-import { entryChanges, optionChanges, type BundleEntry, type SkillChanges } from '../../skills/changes.js';
+import { bundleChanges, type BundleEntry, type ComparedBundle, type SkillChanges } from '../../skills/changes.js';
 import type { CampaignDetail, CampaignRow, CandidateArtifacts, EpisodeRef, GenerationArtifacts } from '../contract/index.js';
 import { clustersView, diagnosesView, reportView, shadowView, synthesisView, verdictView } from './campaign-views.js';
 import type { BaseEntries } from './changes-text.js';
@@ -52,25 +52,21 @@ function candidateArtifacts(runs: string, root: string, k: number, dir: string):
 function candidateChanges(runs: string, root: string, synthesis: unknown): SkillChanges | null {
   if (!isRecord(synthesis) || typeof synthesis['bundle_sha256'] !== 'string' || typeof synthesis['parent_sha256'] !== 'string') return null;
   // a campaign that started from no critic has no parent folder: its parent is the empty bundle
-  const fromNothing = synthesis['parent_sha256'] === NO_BUNDLE.sha256;
-  const parent = fromNothing ? { rules: [], programs: [] } : bundleEntries(runs, root, synthesis['parent_sha256']);
-  const candidate = bundleEntries(runs, root, synthesis['bundle_sha256']);
+  const parent =
+    synthesis['parent_sha256'] === NO_BUNDLE.sha256
+      ? { rules: [], programs: [], manifest: NO_BUNDLE.manifest }
+      : comparedBundle(runs, root, synthesis['parent_sha256']);
+  const candidate = comparedBundle(runs, root, synthesis['bundle_sha256']);
   if (!parent || !candidate) return null;
-  const parentManifest = fromNothing ? NO_BUNDLE.manifest : bundleManifest(runs, root, synthesis['parent_sha256']);
-  const candidateManifest = bundleManifest(runs, root, synthesis['bundle_sha256']);
-  const options = parentManifest && candidateManifest ? optionChanges(parentManifest, candidateManifest) : {};
-  return {
-    base: { name: 'parent', sha256: synthesis['parent_sha256'] },
-    rules: entryChanges(parent.rules, candidate.rules),
-    programs: entryChanges(parent.programs, candidate.programs),
-    ...(Object.keys(options).length > 0 ? { options } : {}),
-  };
+  return bundleChanges({ name: 'parent', sha256: synthesis['parent_sha256'] }, parent, candidate);
 }
 
-/** A campaign bundle's manifest with its defaults, or null where it cannot be read. */
-function bundleManifest(runs: string, root: string, sha: string): Record<string, unknown> | null {
-  const parsed = BundleManifestSchema.safeParse(readJsonOrNull(runs, join(root, 'bundles', sha.slice(0, 12), 'manifest.json')));
-  return parsed.success ? parsed.data : null;
+/** A campaign bundle's rules and programs, and its manifest with its defaults (null where that cannot be read). */
+function comparedBundle(runs: string, root: string, sha: string): ComparedBundle | null {
+  const entries = bundleEntries(runs, root, sha);
+  if (!entries) return null;
+  const manifest = BundleManifestSchema.safeParse(readJsonOrNull(runs, join(root, 'bundles', sha.slice(0, 12), 'manifest.json')));
+  return { ...entries, manifest: manifest.success ? manifest.data : null };
 }
 
 /** Subfolders whose name matches `pattern` (one numeric group), as [number, path], in numeric order. */

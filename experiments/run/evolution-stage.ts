@@ -170,8 +170,7 @@ export function widenPairs(
       rates.set(c.task, c.rate);
       taken.add(c.task);
     }
-    const tasks = [...rates.keys()];
-    return { ...lead, tasks, rate: [...rates.values()].reduce((a, b) => a + b, 0) / tasks.length };
+    return { ...lead, tasks: [...rates.keys()], rate: mean([...rates.values()]) };
   });
 }
 
