@@ -3,7 +3,7 @@ export { runCampaign, type CampaignOptions, type CampaignSummary } from './campa
 export { writeEmptyBundle } from './synthesis/bundle-files.js';
 export { evaluatorRunner, type EvaluatorRunnerOptions } from './campaign/evaluator-runner.js';
 export { DEFAULT_GATES, ManifestMismatchError, type GateSettings, type Manifest } from './campaign/manifest.js';
-export { SeedOverlapError, SeedSyntaxError, assertDisjoint, parseSeedList } from './campaign/seeds.js';
+export { DEV_SEED_BASE, SeedOverlapError, SeedSyntaxError, assertDisjoint, parseSeedList } from './campaign/seeds.js';
 export type { EpisodeResult, RolloutRunner } from './campaign/rollouts.js';
 export { builtinDiagnoser, llmDiagnoser, type Diagnoser } from './diagnosis/diagnoser.js';
 export { LlmConfigError, LlmDiagnosisError, llmSettingsFromEnv } from './diagnosis/llm.js';

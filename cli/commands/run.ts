@@ -83,13 +83,14 @@ The main job on the embedded default, end to end, on a CPU:
   6. promotion each promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
                operator \`auto\` approves them, otherwise the run stops and says how to decide
                (zetta console) and go on (zetta run --resume DIR)
-  7. final     the governance arms again, at the same seeds, with every active skill of the store
-               composed onto the default critic where its guard holds; zero-shot transfer on the
-               tasks no campaign ran on, before and after, paired by seed
+  7. final     on fresh seeds that chose nothing in the run (from 3000: above the governance,
+               held-out and confirmation seeds), the governance arms twice: the default critic, and
+               the final system with every active skill of the store composed onto it where its
+               guard holds; zero-shot transfer on the tasks no campaign ran on, paired by seed
 With --from-scratch the campaigns start from the empty bundle where the policy alone does worst, the
 perturbations taking turns (weakest first, each on its weakest task no campaign has yet); the final
 system is only what they promoted (its store is DIR/skills.db, so nothing evolved before enters),
-and the report sets its arms beside the hand-written default's at the same seeds.
+and the final stage sets its arms beside the hand-written default's at the same fresh seeds.
 Writes DIR/report.json (stage by stage), DIR/report.md, DIR/report.html (self-contained, with plots)
 and every episode as MCAP under DIR/episodes.
 

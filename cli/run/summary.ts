@@ -38,9 +38,9 @@ export function runSummaryLines(report: RunReport, reportPath: string): string[]
   return lines.map((l) => l.trimEnd());
 }
 
-/** The final system's figures; from scratch, beside the hand-written default's at the same seeds. */
+/** The final system's figures beside the default's, both at the final stage's seeds. */
 function finalLine(h: RunHeadline): string {
   if (h.from_scratch)
-    return `evolved from scratch: macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, its critic alone ${pct(h.final_critic_alone_macro)}), synergy ${signedPoints(h.synergy)} points; the hand-written default at the same seeds: macro ${pct(h.critic_macro)}, synergy ${signedPoints(h.default_synergy)} points`;
-  return `final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}`;
+    return `seeds ${h.seeds}: evolved from scratch: macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, its critic alone ${pct(h.final_critic_alone_macro)}), synergy ${signedPoints(h.synergy)} points; the hand-written default: macro ${pct(h.critic_macro)}, synergy ${signedPoints(h.default_synergy)} points`;
+  return `seeds ${h.seeds}: final macro ${pct(h.final_macro)} (policy alone ${pct(h.baseline_macro)}, critic alone ${pct(h.critic_alone_macro)}, default critic ${pct(h.critic_macro)}, its synergy ${signedPoints(h.default_synergy)}), synergy ${signedPoints(h.synergy)} points, policy's share ${pct(h.policy_action_share)}`;
 }

@@ -14,6 +14,7 @@ import { PERTURBED_CONDITIONS, runBaselineStage } from './baseline-stage.js';
 import { runEvolutionStage } from './evolution-stage.js';
 import { runExpertStage } from './expert-stage.js';
 import { runFinalStage } from './final-stage.js';
+import { finalFirstSeed } from './final-seeds.js';
 import { runPromotionStage } from './promotion-stage.js';
 import { runGovernanceStage } from './governance-stage.js';
 import type { RunObserver, StageName } from './observer.js';
@@ -137,19 +138,22 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
     stages.await({ skills: pending, console: `zetta console --db ${o.skillStore}`, resume: `zetta run --resume ${o.out}` });
     return;
   }
+  const finalSeed = finalFirstSeed({ ...o, firstSeed: FIRST_SEED }, o.episodes);
   await stages.run('final', (progress) =>
     runFinalStage(
-      governance,
       o.skillStore,
       evolution.campaigns.map((c) => c.task),
       {
         ...pool,
+        firstSeed: finalSeed,
         // from scratch, the final system is what the campaigns promoted and nothing hand-written
         critic: o.fromScratch ? writeEmptyBundle(join(o.out, 'critic')) : 'default',
+        referenceCritic: 'default',
         conditions: PERTURBED_CONDITIONS,
         recordDir: join(o.out, 'episodes', 'final'),
         skillsDir: join(o.out, 'skills', 'final'),
-        onArm: (condition, run, i, n) => (arm = armNote(condition, run, i, n)),
+        onArm: (system, condition, run, i, n) =>
+          (arm = `${system === 'reference' ? 'default critic' : 'with skills'}, ${armNote(condition, run, i, n)}`),
         onProgress: (_condition, done, total) => progress(done, total, arm),
       },
     ),

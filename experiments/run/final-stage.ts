@@ -1,8 +1,11 @@
-// Stage of the run experiment (`zetta run`): the final system. The governance arms run again at the
-// same seeds with every active skill of the store composed onto the default critic where its guard
-// holds, and zero-shot transfer is read off the pair: on each task that a skill loaded for but no
-// campaign ran on (in this run, or the one that promoted the skill), the both arm before (default
-// critic) and after (with the skills), per seed.
+// Stage of the run experiment (`zetta run`): the final system. On fresh seeds that chose nothing in
+// the run (final-seeds.ts), the governance arms run twice: the reference system (the default critic
+// alone; from scratch, the hand-written default the evolved bundle stands beside) and the final one,
+// with every active skill of the store composed onto its critic where the skill's guard holds. Zero-shot
+// transfer is read off the pair: on each task that a skill loaded for but no campaign ran on (in this
+// run, or the one that promoted the skill), the both arm before and after the skills, per seed.
+import { join } from 'node:path';
+import type { ArmRun } from '../../measure/governance-arms.js';
 import { discordantPairs, mcnemarOneSided } from '../../measure/mcnemar.js';
 import { SkillStore } from '../../skills/index.js';
 import { runGovernanceStage, type GovernanceOptions, type GovernanceStageResult } from './governance-stage.js';
@@ -29,6 +32,10 @@ export interface TaskTransfer {
 export interface FinalStageResult {
   /** The store's active skills when the stage ran. */
   active_skills: string[];
+  /** The first of the stage's seeds; absent in reports of runs that scored it at the governance seeds. */
+  first_seed?: number;
+  /** The reference system's arms at the stage's seeds (the default critic without the skills); absent in older reports. */
+  reference?: GovernanceStageResult | null;
   /** The arms with the skills; null when no skill is active (the final system is the default critic). */
   governance: GovernanceStageResult | null;
   /** Tasks no campaign ran on that a skill loaded for. */
@@ -37,24 +44,37 @@ export interface FinalStageResult {
   ok: boolean;
 }
 
+export interface FinalStageOptions extends Omit<GovernanceOptions, 'skillsDb' | 'onArm'> {
+  /** The reference system's critic: the default (from scratch the final critic is the empty bundle). */
+  readonly referenceCritic: string;
+  /** `system`: which of the two is running, the reference or the final one. */
+  readonly onArm: (system: 'reference' | 'final', condition: string, run: ArmRun, index: number, total: number) => void;
+}
+
 /** `campaignTasks`: the tasks this run's campaigns ran on, whatever they promoted. */
-export async function runFinalStage(
-  before: GovernanceStageResult,
-  db: string,
-  campaignTasks: readonly string[],
-  o: Omit<GovernanceOptions, 'skillsDb'>,
-): Promise<FinalStageResult> {
+export async function runFinalStage(db: string, campaignTasks: readonly string[], o: FinalStageOptions): Promise<FinalStageResult> {
   const active = SkillStore.using(db, (s) => s.list().filter((r) => r.state === 'active'));
-  if (active.length === 0) return { active_skills: [], governance: null, transfer: {}, problems: [], ok: true };
-  const after = await runGovernanceStage({ ...o, skillsDb: db });
+  if (active.length === 0)
+    return { active_skills: [], first_seed: o.firstSeed, reference: null, governance: null, transfer: {}, problems: [], ok: true };
+  const { referenceCritic, onArm, ...common } = o;
+  const reference = await runGovernanceStage({
+    ...common,
+    critic: referenceCritic,
+    recordDir: join(o.recordDir, 'reference'),
+    onArm: (...a) => onArm('reference', ...a),
+  });
+  const after = await runGovernanceStage({ ...common, skillsDb: db, onArm: (...a) => onArm('final', ...a) });
   const sources = new Set([...campaignTasks, ...active.map((r) => r.content.guard.tags.source_task)]);
+  const problems = [...reference.problems.map((p) => `reference: ${p}`), ...after.problems];
   return {
     active_skills: active.map((r) => r.id),
+    first_seed: o.firstSeed,
+    reference,
     governance: after,
-    // transfer pairs the same critic without and with the skills; from scratch the arms before ran the default
-    transfer: before.critic === after.critic ? transferOf(before, after, sources) : {},
-    problems: after.problems,
-    ok: after.ok,
+    // transfer pairs the same critic without and with the skills; from scratch the reference is the default
+    transfer: reference.critic === after.critic ? transferOf(reference, after, sources) : {},
+    problems,
+    ok: problems.length === 0,
   };
 }
 

@@ -25,6 +25,8 @@ export interface RunHeadline {
   transfer: Record<string, { before: number; after: number }>;
   /** The policy's unmodified actions over the executed steps of the final system's successes. */
   policy_action_share: number;
+  /** The seeds every figure above was measured at, per task and arm (`3000-3009`): the final stage's fresh seeds when it ran. */
+  seeds: string;
   /** The run's report.html. */
   report: string;
 }
@@ -33,8 +35,10 @@ export function headline(r: RunReport, reportPath: string): RunHeadline | undefi
   const governed = r.stages.governance;
   if (!governed) return undefined;
   const fromScratch = r.settings?.fromScratch === true;
-  const finalArms = r.stages.final?.governance ?? (fromScratch ? null : governed);
-  const before = Object.values(governed.conditions);
+  // the final stage's reference ran the default at the final system's seeds, which chose nothing
+  const reference = r.stages.final?.reference ?? governed;
+  const finalArms = r.stages.final?.governance ?? (fromScratch ? null : reference);
+  const before = Object.values(reference.conditions);
   // from scratch with nothing promoted, the final system is the empty bundle: the policy alone
   const after = finalArms ? Object.values(finalArms.conditions) : null;
   const transfer = Object.fromEntries(
@@ -47,13 +51,18 @@ export function headline(r: RunReport, reportPath: string): RunHeadline | undefi
     final_macro: after ? meanOf(after, (a) => a.macro.both.value) : meanOf(before, (a) => a.macro.policy.value),
     final_critic_alone_macro: after ? meanOf(after, (a) => a.macro.critic.value) : 0,
     synergy: finalArms ? finalArms.mean_synergy : 0,
-    default_synergy: governed.mean_synergy,
+    default_synergy: reference.mean_synergy,
     from_scratch: fromScratch,
     transfer,
     // with no critic every executed action is the policy's own
     policy_action_share: after ? shareInSuccesses(after.map((a) => a.arms.both.attribution)) : 1,
+    seeds: seedRange(before[0]?.seeds ?? []),
     report: reportPath,
   };
+}
+
+function seedRange(seeds: readonly number[]): string {
+  return seeds.length ? `${seeds[0]}-${seeds[seeds.length - 1]}` : '';
 }
 
 function meanOf(arms: readonly GovernanceArms[], pick: (a: GovernanceArms) => number): number {

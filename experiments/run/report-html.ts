@@ -21,6 +21,8 @@ const STYLE =
 export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string {
   const { governance, final, evolution, promotion } = r.stages;
   const after = final?.governance ?? undefined;
+  // the default beside the final system at its seeds (fresh ones); older reports: the governance stage's
+  const reference = final?.reference ?? governance;
   return [
     '<!doctype html><html><head><meta charset="utf-8">',
     `<title>zetta run ${esc(r.started)}</title>`,
@@ -29,9 +31,11 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
     `<h1>zetta run</h1><p class="note">Started ${esc(r.started)}${r.finished ? `, finished ${esc(r.finished)}` : ' (running, stopped or interrupted)'}; folder <code>${esc(r.out)}</code>.</p>`,
     h ? headlineTable(h) : '<p>No governance figures yet.</p>',
     promotion ? `<section><h2>Promotion</h2>${promotionText(r)}</section>` : '',
-    governance ? `<section><h2>Success per task</h2>${perTaskCharts(governance, after)}</section>` : '',
-    governance
-      ? `<section><h2>The three arms and synergy</h2>${armsSection(governance, after, r.settings?.fromScratch ? 'evolved from scratch' : 'final (with skills)')}</section>`
+    reference
+      ? `<section><h2>Success per task</h2>${seedsNote(reference, final?.reference ? 'final' : 'governance')}${perTaskCharts(reference, after)}</section>`
+      : '',
+    reference
+      ? `<section><h2>The three arms and synergy</h2>${armsSection(reference, after, r.settings?.fromScratch ? 'evolved from scratch' : 'final (with skills)')}</section>`
       : '',
     evolution ? `<section><h2>Learning curves</h2>${learningCharts(r)}</section>` : '',
     governance ? `<section><h2>Interventions by rule</h2>${interventionsChart(after ?? governance)}</section>` : '',
@@ -39,6 +43,17 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
     `<section><h2>Timings</h2>${timingsTable(r)}</section>`,
     '</body></html>',
   ].join('\n');
+}
+
+/** Which seeds the charts below stand on, and whether they chose anything in the run. */
+function seedsNote(g: GovernanceStageResult, stage: 'final' | 'governance'): string {
+  const seeds = Object.values(g.conditions)[0]?.seeds ?? [];
+  if (seeds.length === 0) return '';
+  return `<p class="note">Every arm at seeds ${seeds[0]}–${seeds[seeds.length - 1]} per task. ${
+    stage === 'final'
+      ? "The final stage's seeds: fresh, they chose nothing in the run (not the tasks, not a promotion)."
+      : "The governance stage's seeds: they chose the campaigns' tasks."
+  }</p>`;
 }
 
 function headlineTable(h: RunHeadline): string {

@@ -133,10 +133,16 @@ function skillsSection(r: RunReport): string[] {
       `- Approve or reject ${r.awaiting.skills.length > 1 ? 'them' : 'it'} in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`,
     );
   if (f && !f.governance) lines.push('- No skill is active: the final system is the policy with the default critic.');
-  if (f?.governance)
+  if (f?.governance) {
+    const seeds = f.governance.conditions[Object.keys(f.governance.conditions)[0] ?? '']?.seeds ?? [];
+    const at = seeds.length ? ` at seeds ${seeds[0]}-${seeds[seeds.length - 1]}` : '';
+    const beside = f.reference
+      ? `; the default critic without skills, at the same seeds (which chose nothing in the run): ${(100 * f.reference.mean_synergy).toFixed(1)} points`
+      : ' (at the governance seeds, which also chose the campaigns)';
     lines.push(
-      `- Final system (default critic + ${f.active_skills.length} active skill(s)): mean synergy ${(100 * f.governance.mean_synergy).toFixed(1)} points.`,
+      `- Final system (${r.settings?.fromScratch ? 'the empty bundle' : 'default critic'} + ${f.active_skills.length} active skill(s))${at}: mean synergy ${(100 * f.governance.mean_synergy).toFixed(1)} points${beside}.`,
     );
+  }
   for (const [task, t] of Object.entries(f?.transfer ?? {}))
     lines.push(
       `- Transfer to ${task} (no campaign ran on it): policy + critic ${pct(t.before)} → ${pct(t.after)} with ${t.skills.join(', ')}.`,

@@ -11,7 +11,7 @@ import type { GovernanceArms } from '../../measure/governance-arms.js';
 const est = (value: number) => ({ value, low: Math.max(0, value - 0.1), high: Math.min(1, value + 0.1) });
 
 /** One condition's arms, with only what the headline and the page read. */
-function arms(policy: number, critic: number, both: number, successSteps: number, policySteps: number): GovernanceArms {
+function arms(policy: number, critic: number, both: number, successSteps: number, policySteps: number, seeds = [1000]): GovernanceArms {
   const task = {
     policy: est(policy),
     critic: { ...est(critic), control: 'null:open' },
@@ -21,7 +21,7 @@ function arms(policy: number, critic: number, both: number, successSteps: number
   };
   return {
     tasks: ['spatial/a'],
-    seeds: [1000],
+    seeds,
     perturbation: 'p',
     policy: 'embedded',
     critic: 'default',
@@ -105,6 +105,31 @@ describe('the headline of a run', () => {
     expect(none.final_macro).toBeCloseTo(0.3);
     expect(none.synergy).toBe(0);
     expect(none.final_critic_alone_macro).toBe(0);
+  });
+
+  it("sets the final system beside the default at the final stage's fresh seeds, not the governance seeds", () => {
+    const at3000 = [3000, 3001];
+    const reference = stage({ shift: arms(0.1, 0.0, 0.3, 10, 8, at3000), noise: arms(0.3, 0.0, 0.5, 10, 8, at3000) });
+    const after = stage({ shift: arms(0.1, 0.0, 0.6, 10, 8, at3000), noise: arms(0.3, 0.0, 0.5, 10, 8, at3000) });
+    const r: RunReport = {
+      ...base,
+      stages: {
+        governance,
+        final: { active_skills: ['s1'], first_seed: 3000, reference, governance: after, transfer: {}, problems: [], ok: true },
+      },
+    };
+    const h = headline(r, 'x')!;
+    expect(h.seeds).toBe('3000-3001');
+    expect(h.baseline_macro).toBeCloseTo(0.2);
+    expect(h.critic_macro).toBeCloseTo(0.4);
+    expect(h.default_synergy).toBeCloseTo(0.2);
+    expect(h.synergy).toBeCloseTo(0.35);
+    const html = renderRunHtml(r, h);
+    expect(html).toContain('Every arm at seeds 3000–3001 per task');
+    expect(html).toContain('they chose nothing in the run');
+    // a report from before the final stage had seeds of its own: the governance seeds, and it says so
+    expect(headline(base, 'x')!.seeds).toBe('1000-1000');
+    expect(renderRunHtml(base, headline(base, 'x'))).toContain("they chose the campaigns' tasks");
   });
 
   it('draws a self-contained page: charts inline, no script, nothing fetched', () => {
