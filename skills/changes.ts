@@ -31,6 +31,17 @@ export interface SkillChanges {
   readonly options?: OptionChanges;
 }
 
+/**
+ * Whether no task family shapes the change: it adds, replaces and removes no rule or program, and each
+ * option it sets holds without a condition (a lag is the robot's, not a task's). Such a skill reads no
+ * task's feature, so it applies on every suite of its world; its transfer is measured where it loads.
+ */
+export function isTaskNeutral(c: SkillChanges): boolean {
+  const none = (e: EntryChanges) => e.added.length + e.replaced.length + e.removed.length === 0;
+  const options = Object.values(c.options ?? {});
+  return none(c.rules) && none(c.programs) && options.length > 0 && options.every((v) => v === null || typeof v !== 'object');
+}
+
 /** The manifest's options that change how the runtime governs, not what the rules say. */
 export const CONTROL_OPTIONS = ['during_recovery', 'wait_out_lag', 'align_chunks_to_lag'] as const;
 export type ControlOption = (typeof CONTROL_OPTIONS)[number];

@@ -14,7 +14,7 @@ import { promotedDir } from '../evolution/promotion.js';
 import type { CampaignReport } from '../evolution/report/report.js';
 import { NO_BUNDLE, bundleSha, featuresRead, readBundle, type BundleContent } from '../evolution/synthesis/bundle-files.js';
 import { loadWorld, resolveWorld } from '../sim/worlds.js';
-import { bundleChanges, type SkillChanges } from './changes.js';
+import { bundleChanges, isTaskNeutral, type SkillChanges } from './changes.js';
 import { SkillInputError } from './errors.js';
 import { bundleFile, type BundleFile, type GateDecision, type SkillContent } from './skill.js';
 
@@ -47,6 +47,7 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
   const world = await loadWorld(resolveWorld(manifest.world));
   const layout = layoutFor(world.features);
   const names = layout.features.map((f) => f.name);
+  const changes = changesFromBase(store, manifest, bundle, layout, world.authorizesPrivileged);
   const content: SkillContent = {
     version: 1,
     name: `${evidence.candidate.hypothesis.template}@${manifest.tasks ? `${manifest.tasks.length} tasks of ${manifest.suite}` : manifest.task}`,
@@ -56,7 +57,8 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
       features: featuresRead([bundle['manifest.json'], bundle['rules.json'], bundle['recoveries.json']], names),
       privileged: (bundle['manifest.json'] as { privileged?: boolean }).privileged === true,
       conditions: [],
-      tags: { suite: manifest.suite, source_task: manifest.task },
+      // a change no task shapes (a lag answer alone) holds on every suite; a rule stays with its family
+      tags: { suite: isTaskNeutral(changes) ? 'all' : manifest.suite, source_task: manifest.task },
     },
     evidence: {
       campaign_id: report.campaign_id,
@@ -81,7 +83,7 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
       evidence_sha256: ledger[`${dir}/evidence.json`]!,
       rollouts: evidence.verdict.rollouts,
     },
-    changes: changesFromBase(store, manifest, bundle, layout, world.authorizesPrivileged),
+    changes,
     files: Object.fromEntries(files.map((f) => [f.name, f.sha256])),
   };
   return { content, files };

@@ -9,7 +9,8 @@ import { BundleManifestSchema } from '../../critic/index.js';
 import { loadBundle } from '../../critic/bundles/bundle.js';
 import { ArtifactStore } from '../../evolution/campaign/artifacts.js';
 import { ENVELOPE_ONLY, NO_BUNDLE, readBundle, writeBundle, type BundleContent } from '../../evolution/synthesis/bundle-files.js';
-import { optionChanges, type OptionChanges } from '../../skills/changes.js';
+import { isTaskNeutral, optionChanges, type OptionChanges } from '../../skills/changes.js';
+import { applicability } from '../../skills/applicability.js';
 import { composeSkills, type ComposableSkill } from '../../skills/compose.js';
 import type { SkillContent } from '../../skills/skill.js';
 import { TABLETOP_LAYOUT } from '../support/tabletop.js';
@@ -100,5 +101,23 @@ describe('control options in skills', () => {
     const c = composeSkills(ENVELOPE_ONLY, [optionSkill('empty', {})], TARGET);
     expect(c.loaded).toEqual([]);
     expect(c.decisions[0]!.reason).toMatch(/changes nothing in the bundle its campaign started from/);
+  });
+
+  it('holds a lag answer alone on every suite, and a rule or a conditional answer with its family', () => {
+    const aligned = optionSkill('aligned', { align_chunks_to_lag: true }).content.changes;
+    expect(isTaskNeutral(aligned)).toBe(true);
+    expect(isTaskNeutral({ ...aligned, options: { align_chunks_to_lag: null, wait_out_lag: true } })).toBe(true);
+    // a condition reads the task's features; a rule is fitted to its family
+    expect(
+      isTaskNeutral({ ...aligned, options: { align_chunks_to_lag: { when: { op: 'gt', feature: 'robot.eef_z', value: 0.1 } } } }),
+    ).toBe(false);
+    const rule = { id: 'r', when: { op: 'gt', feature: 'robot.eef_z', value: 0.3 }, propose: { action: 'hold' } };
+    expect(isTaskNeutral({ ...aligned, rules: { ...none, added: [rule] } })).toBe(false);
+    expect(isTaskNeutral({ ...aligned, options: {} })).toBe(false);
+    // what the tag does: a skill of suite all loads on another family's task, one of spatial does not
+    const goal = { ...TARGET, suite: 'goal', task: 'goal/open_drawer' };
+    const guard = optionSkill('aligned', {}).content.guard;
+    expect(applicability({ guard: { ...guard, tags: { ...guard.tags, suite: 'all' } } }, goal).ok).toBe(true);
+    expect(applicability({ guard }, goal).reason).toMatch(/applies to the spatial suite/);
   });
 });
