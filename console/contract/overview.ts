@@ -1,6 +1,6 @@
 // GET /api/overview: every `zetta run` under runs with its governance arms per perturbation and
-// task (policy alone, critic alone, both, synergy), and every campaign's held-out and confirmation
-// figures. Part of the API contract (index.ts): imports only the contract.
+// task (policy alone, critic alone, both, synergy), its final system beside the default, and every
+// campaign's held-out and confirmation figures. Part of the API contract (index.ts): imports only the contract.
 import type { ConfirmationFigures, PairFigures, ReportGate } from './evidence.js';
 
 /** An estimate with its 95% interval; null where the run's figure was not a number (no episodes). */
@@ -61,6 +61,25 @@ export interface RunCampaignRef {
   readonly campaign_id: string;
 }
 
+/**
+ * The final stage of a run: the final system (the active skills composed onto the run's critic; from
+ * scratch, onto the empty bundle) beside the hand-written default, both at seeds that chose nothing
+ * in the run. Per perturbation, macro arms.
+ */
+export interface FinalFigures {
+  /** The first of the stage's seeds; null for runs that scored it at the governance seeds (no default beside it then). */
+  readonly first_seed: number | null;
+  readonly episodes_per_task: number;
+  readonly active_skills: readonly string[];
+  /** The campaigns started from the empty bundle: the final system holds nothing hand-written. */
+  readonly from_scratch: boolean;
+  /** The default at the stage's seeds; null where the run had none beside the final system. */
+  readonly reference: Readonly<Record<string, ArmFigures>> | null;
+  readonly reference_mean_synergy: number | null;
+  readonly final: Readonly<Record<string, ArmFigures>>;
+  readonly final_mean_synergy: number | null;
+}
+
 export interface OverviewRun {
   /** The run's folder relative to runs. */
   readonly dir: string;
@@ -79,6 +98,8 @@ export interface OverviewRun {
   readonly evolution: readonly RunCampaignRef[];
   /** Campaign roots inside the run's folder. */
   readonly campaigns: readonly CampaignFigures[];
+  /** Null until the final stage ran with an active skill. */
+  readonly final: FinalFigures | null;
 }
 
 export interface Overview {

@@ -11,6 +11,7 @@ import type {
   CampaignFigures,
   CampaignGenerationFigures,
   ConditionFigures,
+  FinalFigures,
   Interval,
   Overview,
   OverviewRun,
@@ -20,6 +21,7 @@ import {
   findRunReports,
   type ArmsRead,
   type EstimateRead,
+  type FinalRead,
   type GovernanceRead,
   type RunReportRead,
   type RunReportReader,
@@ -53,6 +55,24 @@ function runFigures(dir: string, report: RunReportRead, g: GovernanceRead, campa
       campaign_id: c.campaign.campaign_id,
     })),
     campaigns: campaigns.filter(inside),
+    final: finalFigures(report.stages.final, report.settings?.fromScratch === true),
+  };
+}
+
+/** The final system beside the default at the final stage's seeds; null when no skill was active. */
+function finalFigures(f: FinalRead | undefined, fromScratch: boolean): FinalFigures | null {
+  if (!f?.governance) return null;
+  const macros = (g: GovernanceRead) =>
+    Object.fromEntries(Object.entries(g.conditions).map(([name, arms]) => [name, armFigures(arms.macro)]));
+  return {
+    first_seed: f.first_seed ?? null,
+    episodes_per_task: f.governance.episodes_per_task,
+    active_skills: [...f.active_skills],
+    from_scratch: fromScratch,
+    reference: f.reference ? macros(f.reference) : null,
+    reference_mean_synergy: f.reference?.mean_synergy ?? null,
+    final: macros(f.governance),
+    final_mean_synergy: f.governance.mean_synergy,
   };
 }
 

@@ -40,13 +40,26 @@ export interface GovernanceRead {
   >;
 }
 
+/** The final stage: the default (reference) and the final system with the active skills, at the stage's seeds. */
+export interface FinalRead {
+  readonly active_skills: readonly string[];
+  /** Absent in runs that scored the final system at the governance seeds. */
+  readonly first_seed?: number | undefined;
+  /** Absent in those runs too; null when no skill was active. */
+  readonly reference?: GovernanceRead | null | undefined;
+  /** Null when no skill was active (the final system is the reference). */
+  readonly governance: GovernanceRead | null;
+}
+
 /** A run's report.json, the parts the console shows. */
 export interface RunReportRead {
   readonly started: string;
   readonly finished?: string | undefined;
   readonly ok?: boolean | undefined;
+  readonly settings?: { readonly fromScratch?: boolean | undefined } | undefined;
   readonly stages: {
     readonly governance?: GovernanceRead | undefined;
+    readonly final?: FinalRead | undefined;
     readonly evolution?:
       | {
           readonly campaigns: ReadonlyArray<{

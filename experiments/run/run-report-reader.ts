@@ -1,6 +1,7 @@
 // A run's report.json read back (saveReport in report.ts writes it): the parts other programs rely
 // on, checked. That is the envelope (when it started and finished, where, whether it was ok), the
-// governance stage's arms per perturbation and task, and the evolution stage's campaigns; the other
+// governance stage's arms per perturbation and task, the evolution stage's campaigns, and the final
+// stage's arms (the default beside the final system at fresh seeds); the other
 // stages are the run's own record and pass unread. JSON holds null where the run had NaN (an
 // estimate over no episodes), so the figures read back are `number | null`. A report from before a
 // run held several campaigns (its one campaign's fields at the top of the evolution stage) reads as
@@ -49,12 +50,22 @@ const EvolutionSchema = z.union([
   CampaignRunSchema.transform((run) => ({ campaigns: [run], in_parallel: 1, ok: run.ok })),
 ]);
 
+/** The final stage: the default (the reference) and the final system at seeds that chose nothing; older runs lack the reference. */
+const FinalSchema = z.object({
+  active_skills: z.array(z.string()),
+  first_seed: z.number().int().optional(),
+  reference: GovernanceSchema.nullable().optional(),
+  governance: GovernanceSchema.nullable(),
+  ok: z.boolean(),
+});
+
 export const RunReportFileSchema = z.object({
   started: z.string(),
   finished: z.string().optional(),
   out: z.string(),
   ok: z.boolean().optional(),
-  stages: z.object({ governance: GovernanceSchema.optional(), evolution: EvolutionSchema.optional() }),
+  settings: z.object({ fromScratch: z.boolean().optional() }).optional(),
+  stages: z.object({ governance: GovernanceSchema.optional(), evolution: EvolutionSchema.optional(), final: FinalSchema.optional() }),
 });
 
 /** What parseRunReport gives: the checked parts of a run's report.json. */

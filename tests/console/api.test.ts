@@ -539,6 +539,10 @@ describe('the runs folder', () => {
           { macro: { synergy: { value: number } }; tasks: Record<string, { both: { value: number }; control: string }> }
         >;
         campaigns: { id: string; heldout: { p_value: number }; generations: { heldout: { pass: boolean }[] }[] }[];
+        final: {
+          reference: Record<string, { both: { value: number } }> | null;
+          final: Record<string, { both: { value: number } }>;
+        } | null;
       }[];
     };
     expect(body.runs.map((r) => r.dir)).toEqual(['run1']);
@@ -554,6 +558,16 @@ describe('the runs folder', () => {
     expect(run.campaigns[0]!.heldout.p_value).toBe(report.heldout.p_value);
     expect(run.campaigns[0]!.generations[0]!.heldout).toEqual([expect.objectContaining({ gate: 'heldout', pass: true })]);
     expect(run.evolution).toEqual([{ task: 'spatial/left_cube_in_bowl', perturbation: 'position-shift', campaign_id: w.campaignId }]);
+    // the final system beside the default, both at the final stage's fresh seeds
+    expect(run.final).toMatchObject({
+      first_seed: 3000,
+      active_skills: ['s1'],
+      from_scratch: false,
+      reference_mean_synergy: 0.2,
+      final_mean_synergy: 0.35,
+    });
+    expect(run.final!.reference!['position-shift']!.both.value).toBeCloseTo(0.65, 9);
+    expect(run.final!.final['position-shift']!.both.value).toBeCloseTo(0.8, 9);
   });
 
   it('streams campaign state changes as server-sent events', async () => {

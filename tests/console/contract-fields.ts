@@ -368,6 +368,17 @@ export const overviewRun: FieldSpec<C.OverviewRun> = {
   conditions: 'required',
   evolution: 'required',
   campaigns: 'required',
+  final: 'required',
+};
+export const finalFigures: FieldSpec<C.FinalFigures> = {
+  first_seed: 'required',
+  episodes_per_task: 'required',
+  active_skills: 'required',
+  from_scratch: 'required',
+  reference: 'required',
+  reference_mean_synergy: 'required',
+  final: 'required',
+  final_mean_synergy: 'required',
 };
 export const conditionFigures: FieldSpec<C.ConditionFigures> = { macro: 'required', tasks: 'required' };
 export const armFigures: FieldSpec<C.ArmFigures> = { policy: 'required', critic: 'required', both: 'required', synergy: 'required' };

@@ -84,6 +84,10 @@ describe('the console API answers as its contract says', () => {
       }
       F.expectEach(run.evolution, F.runCampaignRef, 'evolution');
       F.expectEach(run.campaigns, F.campaignFigures, 'run campaigns');
+      const final = F.expectFields(run.final, F.finalFigures, 'final');
+      for (const side of ['reference', 'final'] as const)
+        for (const [name, arms] of Object.entries(final[side] as Record<string, unknown>))
+          expectArms(F.expectFields(arms, F.armFigures, `final ${side} ${name}`), `final ${side} ${name}`);
     }
     for (const c of F.expectEach(o.campaigns, F.campaignFigures, 'campaigns')) {
       F.expectFields(c.heldout, F.pairFigures, 'heldout');

@@ -70,7 +70,7 @@ export function server(w: World, extra: Partial<Parameters<typeof createConsoleS
   });
 }
 
-/** A `zetta run` report: the governance stage with two perturbations, and its evolution stage. */
+/** A `zetta run` report: the governance stage with two perturbations, its evolution stage, and its final stage. */
 function writeRunReport(dir: string, campaignId: string): void {
   const est = (value: number) => ({ value, low: Math.max(0, value - 0.1), high: Math.min(1, value + 0.1) });
   const arms = (policy: number, both: number) => ({
@@ -89,6 +89,14 @@ function writeRunReport(dir: string, campaignId: string): void {
       },
     },
     macro: { policy: est(policy), critic: est(0), both: est(both), synergy: est(both - policy) },
+  });
+  const governanceAt = (policy: number, both: number, meanSynergy: number) => ({
+    policy: 'embedded',
+    critic: 'default',
+    episodes_per_task: 10,
+    mean_synergy: meanSynergy,
+    conditions: { 'position-shift': arms(policy, both), 'sensor-noise-delay': arms(policy, both - 0.3) },
+    ok: true,
   });
   const report = {
     started: '2025-01-01T00:00:00.000Z',
@@ -115,6 +123,16 @@ function writeRunReport(dir: string, campaignId: string): void {
           },
         ],
         in_parallel: 1,
+        ok: true,
+      },
+      // the default and the final system with one active skill, at fresh seeds
+      final: {
+        active_skills: ['s1'],
+        first_seed: 3000,
+        reference: governanceAt(0.3, 0.65, 0.2),
+        governance: governanceAt(0.3, 0.8, 0.35),
+        transfer: {},
+        problems: [],
         ok: true,
       },
     },

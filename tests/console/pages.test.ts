@@ -37,6 +37,9 @@ describe('the console’s reading pages in Chromium', () => {
     await page.locator('[data-testid="arms-plot"] svg').first().waitFor();
     expect(await page.locator('[data-testid="arms-plot"]').count()).toBeGreaterThanOrEqual(2); // two perturbations
     expect(await page.getByTestId('empty-overview').count()).toBe(0);
+    // the final system beside the default, with its seeds named
+    await page.locator('[data-testid="final-plot"] svg').first().waitFor();
+    expect(await page.getByTestId('final').textContent()).toMatch(/at seeds 3000–3009 per task, which chose nothing in the run/);
   }, 60_000);
 
   it('opens a campaign, its clusters and a candidate with its gates, shadow replay and diff', async () => {

@@ -1,6 +1,6 @@
 // The overview's figures: per perturbation, the three governance arms per task (grouped bars with
-// their intervals), synergy per task and macro with its paired-bootstrap interval, and campaigns'
-// held-out parent → candidate success rates as arrows.
+// their intervals), synergy per task and macro with its paired-bootstrap interval, the final system
+// beside the default, and campaigns' held-out parent → candidate success rates as arrows.
 import * as Plot from '@observablehq/plot';
 import type { ArmFigures, PairFigures } from '../../../contract';
 import { pct, points } from './format';
@@ -40,6 +40,58 @@ export function armsPlot(tasks: Readonly<Record<string, ArmFigures>>, width: num
         title: (d: Row) => `${d.task}, ${d.arm}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})`,
       }),
       Plot.ruleY(rows, { fy: 'task', y: 'arm', x1: 'low', x2: 'high', stroke: '#1f2933', strokeOpacity: 0.6 }),
+      Plot.ruleX([0]),
+    ],
+  });
+}
+
+const FINAL_SERIES = [
+  { label: 'policy alone', color: '#9aa5b1' },
+  { label: 'default: both', color: '#7b8794' },
+  { label: 'final: critic alone', color: '#d69e2e' },
+  { label: 'final: both', color: '#2f6fb0' },
+] as const;
+
+/**
+ * Per perturbation (rows), the final system beside the default at the same seeds: the policy alone,
+ * the default's both arm, and the final system's critic alone and both, with their intervals.
+ */
+export function finalPlot(
+  reference: Readonly<Record<string, ArmFigures>> | null,
+  final: Readonly<Record<string, ArmFigures>>,
+  width: number,
+): Element | null {
+  const order = Object.keys(final);
+  const rows = order.flatMap((p) => {
+    const f = final[p]!;
+    const d = reference?.[p];
+    return [
+      { p, series: FINAL_SERIES[0].label, ...f.policy },
+      ...(d ? [{ p, series: FINAL_SERIES[1].label, ...d.both }] : []),
+      { p, series: FINAL_SERIES[2].label, ...f.critic },
+      { p, series: FINAL_SERIES[3].label, ...f.both },
+    ];
+  });
+  if (rows.length === 0) return null;
+  type Row = (typeof rows)[number];
+  const series = FINAL_SERIES.filter((s) => reference !== null || s.label !== 'default: both');
+  return Plot.plot({
+    width,
+    height: 70 + order.length * 52,
+    marginLeft: labelMargin(order),
+    fy: { label: null, domain: order, padding: 0.2, axis: 'left' },
+    y: { axis: null, domain: series.map((s) => s.label), padding: 0.08 },
+    x: { domain: [0, 100], percent: true, label: 'macro success (%)', grid: true, axis: 'top' },
+    color: { domain: series.map((s) => s.label), range: series.map((s) => s.color), legend: true },
+    marks: [
+      Plot.barX(rows, {
+        fy: 'p',
+        y: 'series',
+        x: 'value',
+        fill: 'series',
+        title: (d: Row) => `${d.p}, ${d.series}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})`,
+      }),
+      Plot.ruleY(rows, { fy: 'p', y: 'series', x1: 'low', x2: 'high', stroke: '#1f2933', strokeOpacity: 0.6 }),
       Plot.ruleX([0]),
     ],
   });

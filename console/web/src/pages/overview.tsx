@@ -1,10 +1,10 @@
 // The headline: for each run and perturbation, the three governance arms per task and their
 // synergy; then what the runs' campaigns achieved on held-out and confirmation seeds.
 import { useApi } from '../api/use-api';
-import type { Overview, OverviewRun } from '../../../contract';
+import type { FinalFigures, Overview, OverviewRun } from '../../../contract';
 import { pValue, pct, points, when } from '../components/format';
 import { Await } from '../components/messages';
-import { armsPlot, campaignArrowsPlot, synergyPlot } from '../components/overview-plots';
+import { armsPlot, campaignArrowsPlot, finalPlot, synergyPlot } from '../components/overview-plots';
 import { PlotFigure, plotWidth } from '../components/plot-figure';
 import { href } from '../router';
 
@@ -55,6 +55,7 @@ function RunView({ run }: { run: OverviewRun }) {
           </div>
         </section>
       ))}
+      {run.final ? <FinalView final={run.final} /> : null}
       {run.campaigns.length > 0 ? (
         <section>
           <h3>Campaigns</h3>
@@ -103,6 +104,30 @@ function RunView({ run }: { run: OverviewRun }) {
           </table>
         </section>
       ) : null}
+    </section>
+  );
+}
+
+/** The final system beside the default, at seeds that chose nothing in the run (older runs: the governance seeds). */
+function FinalView({ final }: { final: FinalFigures }) {
+  const system = final.from_scratch ? 'evolved from the empty bundle' : 'default critic + skills';
+  const seeds =
+    final.first_seed === null
+      ? 'at the governance seeds, which also chose the campaigns'
+      : `at seeds ${final.first_seed}–${final.first_seed + final.episodes_per_task - 1} per task, which chose nothing in the run`;
+  return (
+    <section class="final" data-testid="final">
+      <h3>
+        Final system ({system}, {final.active_skills.length} active skill{final.active_skills.length === 1 ? '' : 's'}){' '}
+        <span class="muted small">
+          {seeds}: mean synergy {points(final.final_mean_synergy)} points
+          {final.reference ? `; the default ${points(final.reference_mean_synergy)} points` : ''}
+        </span>
+      </h3>
+      <figure class="panel">
+        <figcaption>Macro success per perturbation: the final system beside the default at the same seeds, with 95% intervals</figcaption>
+        <PlotFigure testid="final-plot" draw={() => finalPlot(final.reference, final.final, plotWidth(720))} deps={[final]} />
+      </figure>
     </section>
   );
 }
