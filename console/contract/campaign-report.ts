@@ -63,7 +63,7 @@ export interface CampaignReport {
   readonly heldout: PairFigures;
   /** Base vs final on fresh seeds; null when nothing was promoted or none were set. */
   readonly confirmation: ConfirmationFigures | null;
-  /** α of each held-out test. */
+  /** α of a generation's first held-out test; each later one gets half the one before. */
   readonly heldout_alpha: number;
   readonly generations: readonly ReportGeneration[];
 }

@@ -1,9 +1,10 @@
-// A candidate's way through the gates. Cheap checks first: a candidate that could not be built, that
-// duplicates one already judged, or whose diagnosis' falsifier holds on the shadow replay is
-// rejected without a single rollout. Then the development seeds (paired same-seed gate, regression
-// gate, and the critic-alone gate: the candidate with trivial policies must stay under its cap), and
-// only then the held-out seeds (exact McNemar, at α divided over every held-out test the campaign may
-// spend: a Bonferroni correction, stated in every verdict).
+// A candidate's way through the gates, in two parts. `devGates`: cheap checks first (a candidate that
+// could not be built, that duplicates one already judged, or whose diagnosis' falsifier holds on the
+// shadow replay is rejected without a single rollout), then the development seeds (paired same-seed
+// gate, regression gate, and the critic-alone gate: the candidate with trivial policies must stay
+// under its cap). `heldoutGates`: the held-out seeds (exact McNemar, at α divided over every held-out
+// test the campaign may spend: a Bonferroni correction, stated in every verdict), for the candidate
+// the generation chose by its development evidence (generation.ts).
 import { TRIVIAL_POLICY_SPECS } from '../../zinfra/policy/open-policy.js';
 import type { Falsifier } from '../diagnosis/schema.js';
 import { criticAloneGate, type CriticAloneResult } from '../gates/critic-alone.js';
@@ -15,7 +16,8 @@ import type { StoredBundle } from '../synthesis/bundle-files.js';
 import type { CandidateSpec } from '../synthesis/synthesize.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 
-export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'critic_alone' | 'heldout';
+/** `ranking`: it passed the development gates, and the generation's held-out tests went to stronger ones. */
+export type GateStage = 'synthesis' | 'shadow' | 'paired' | 'regression' | 'critic_alone' | 'ranking' | 'heldout';
 
 export interface CandidateVerdict {
   readonly candidate: string;
@@ -44,7 +46,11 @@ export interface GateInput {
   readonly judgedOnHeldout?: boolean;
 }
 
-export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise<CandidateVerdict> {
+/** Where a candidate stands after the development gates: rejected there, or waiting for the held-out seeds. */
+export type DevVerdict = Omit<CandidateVerdict, 'decision'> & { readonly decision: 'rejected' | 'passed_dev' };
+
+/** The cheap checks and the development gates; a candidate that passes them all is `passed_dev`. */
+export async function devGates(ctx: CampaignContext, x: GateInput): Promise<DevVerdict> {
   const base = { candidate: x.spec.id, gates: [] as GateResult[], ran_dev: false, ran_heldout: false, rollouts: {} };
   if (x.spec.unbuildable) return { ...base, decision: 'rejected', stage: 'synthesis', reason: x.spec.unbuildable };
   if (x.duplicate)
@@ -72,42 +78,68 @@ export async function gateCandidate(ctx: CampaignContext, x: GateInput): Promise
   const devPairs = pairEpisodes(x.dev.results, candDev.results, { ...policy, candidate: candDev.policy });
   const paired = pairedGate(devPairs, g);
   const regression = regressionGate(devPairs, g);
-  const devGates = [paired, regression];
+  const checked = [paired, regression];
   const after = { ...base, ran_dev: true, rollouts };
-  if (!paired.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'paired', reason: paired.reason };
-  if (!regression.pass) return { ...after, gates: devGates, decision: 'rejected', stage: 'regression', reason: regression.reason };
+  if (!paired.pass) return { ...after, gates: checked, decision: 'rejected', stage: 'paired', reason: paired.reason };
+  if (!regression.pass) return { ...after, gates: checked, decision: 'rejected', stage: 'regression', reason: regression.reason };
   const alone = await criticAlone(ctx, cand, x.dev);
   if (!alone.pass)
-    return { ...after, gates: devGates, critic_alone: alone, decision: 'rejected', stage: 'critic_alone', reason: alone.reason };
+    return { ...after, gates: checked, critic_alone: alone, decision: 'rejected', stage: 'critic_alone', reason: alone.reason };
+  return { ...after, gates: checked, critic_alone: alone, decision: 'passed_dev', stage: 'critic_alone', reason: paired.reason };
+}
 
+/** The held-out test of a candidate that passed the development gates (`rank`: the generation's how-manyth test, from 0). */
+export async function heldoutGates(
+  ctx: CampaignContext,
+  parent: StoredBundle,
+  spec: CandidateSpec,
+  dev: DevVerdict,
+  rank: number,
+): Promise<CandidateVerdict> {
+  const cand = { sha256: spec.bundle_sha256, dir: spec.bundle_dir };
   const heldout = ctx.preregistration.heldout;
-  const parentHeld = await rollout(ctx, x.parent, 'heldout', heldout);
+  const parentHeld = await rollout(ctx, parent, 'heldout', heldout);
   const candHeld = await rollout(ctx, cand, 'heldout', heldout);
-  rollouts.parent_heldout = ledgerHash(ctx, x.parent.sha256, 'heldout');
-  rollouts.candidate_heldout = ledgerHash(ctx, cand.sha256, 'heldout');
+  const rollouts = {
+    ...dev.rollouts,
+    parent_heldout: ledgerHash(ctx, parent.sha256, 'heldout'),
+    candidate_heldout: ledgerHash(ctx, cand.sha256, 'heldout'),
+  };
   const held = heldoutGate(
     pairEpisodes(parentHeld.results, candHeld.results, { parent: parentHeld.policy, candidate: candHeld.policy }),
-    heldoutSettings(ctx),
+    heldoutSettings(ctx, rank),
   );
-  const gates = [...devGates, held];
-  const done = { ...after, gates, critic_alone: alone, ran_heldout: true, rollouts };
-  return held.pass
-    ? { ...done, decision: 'promoted', stage: 'heldout', reason: held.reason }
-    : { ...done, decision: 'rejected', stage: 'heldout', reason: held.reason };
+  const done = { ...dev, gates: [...dev.gates, held], ran_heldout: true, rollouts, stage: 'heldout' as const, reason: held.reason };
+  return { ...done, decision: held.pass ? 'promoted' : 'rejected' };
+}
+
+/** A candidate that passed the development gates and was not tested on the held-out seeds: why not. */
+export function notTested(dev: DevVerdict, why: string): CandidateVerdict {
+  return { ...dev, decision: 'rejected', stage: 'ranking', reason: why };
+}
+
+/** A verdict as the generation records it: one rejected at the development gates is final as it is. */
+export function finalVerdict(dev: DevVerdict & { readonly decision: 'rejected' }): CandidateVerdict {
+  return { ...dev, decision: 'rejected' };
 }
 
 /**
  * Each generation may spend up to `heldout_tests` held-out tests (no more than the candidates that may
- * reach them), each on a different change, all on the same seeds: each is judged at α over every test
- * the campaign may spend (Bonferroni), whether or not it spends them.
+ * reach them), each on a different change, all on the same seeds, strongest development evidence
+ * first. The campaign's α is shared over its generations, and a generation's share over its tests by
+ * weights fixed before any held-out seed is seen, each test half the one before (a weighted
+ * Bonferroni correction over every test the campaign may spend, spent or not): `rank` 0 is the
+ * generation's first test.
  */
-export function heldoutSettings(ctx: CampaignContext): GateSettings {
-  return { ...ctx.manifest.gates, alpha: heldoutAlpha(ctx.manifest.gates, ctx.manifest.seeds.generations) };
+export function heldoutSettings(ctx: CampaignContext, rank = 0): GateSettings {
+  return { ...ctx.manifest.gates, alpha: heldoutAlpha(ctx.manifest.gates, ctx.manifest.seeds.generations, rank) };
 }
 
-/** α of one held-out test: the campaign's α over the tests it may spend. */
-export function heldoutAlpha(g: GateSettings, generations: number): number {
-  return g.alpha / (generations * heldoutTestsPerGeneration(g));
+/** α of a generation's held-out test of this rank. */
+export function heldoutAlpha(g: GateSettings, generations: number, rank = 0): number {
+  const weights = Array.from({ length: heldoutTestsPerGeneration(g) }, (_, i) => 2 ** -i);
+  const share = weights[Math.min(rank, weights.length - 1)]! / weights.reduce((a, b) => a + b, 0);
+  return (g.alpha / generations) * share;
 }
 
 export function heldoutTestsPerGeneration(g: GateSettings): number {

@@ -1,8 +1,9 @@
 // One generation: development rollouts of the parent, failure clustering, a diagnosis per cluster,
-// then candidates one at a time (synthesis → shadow replay → gates) until one is promoted, the
-// generation's held-out tests have been spent, or the candidates run out. A few held-out tests a
+// then candidates one at a time (synthesis → shadow replay → development gates) until
+// `max_candidates` have run development rollouts or the candidates run out. Then the held-out seeds
+// judge those that passed, strongest development evidence first (heldout-tests.ts): a few tests a
 // generation at most (`heldout_tests`), each at a Bonferroni-corrected α, so the held-out seeds are
-// not worn down by many comparisons; the first candidate to pass them all is promoted.
+// not worn down by many comparisons; the first candidate to pass is promoted.
 import { loadBundle } from '../../critic/index.js';
 import { readEpisode } from '../../zinfra/recording/episode-reader.js';
 import type { EpisodeRecord } from '../../zinfra/recording/episode-record.js';
@@ -11,13 +12,15 @@ import { failureSignature, successBand, type FailureSignature } from '../cluster
 import { clusterEvidence, type ClusterEvidence } from '../diagnosis/evidence.js';
 import type { LlmTranscript } from '../diagnosis/llm.js';
 import type { Diagnosis } from '../diagnosis/schema.js';
-import { promote } from '../promotion.js';
 import { shadowReplay, type ReplayEpisode, type ShadowReport } from '../shadow-replay.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
 import { rankHypotheses, synthesizeCandidate, type CandidateSpec, type RankedHypothesis } from '../synthesis/synthesize.js';
 import { searchStep, type SearchArtifact } from './search-step.js';
 import { failureOnset } from '../search/failure-onset.js';
-import { gateCandidate, heldoutTestsPerGeneration, type CandidateVerdict } from './gating.js';
+import { devGates, type DevVerdict } from './gating.js';
+import { spendHeldoutTests, type CandidateSummary, type TriedCandidate } from './heldout-tests.js';
+
+export type { CandidateSummary } from './heldout-tests.js';
 import { rollout, type CampaignContext, type RolloutSet } from './context.js';
 import { assertDisjoint } from './seeds.js';
 
@@ -36,12 +39,6 @@ export interface DiagnosesArtifact {
   readonly evidence: readonly ClusterEvidence[];
   readonly diagnoses: readonly Diagnosis[];
   readonly transcripts: ReadonlyArray<LlmTranscript | null>;
-}
-
-export interface CandidateSummary {
-  readonly spec: CandidateSpec;
-  readonly shadow: ShadowReport | null;
-  readonly verdict: CandidateVerdict;
 }
 
 export interface GenerationOutcome {
@@ -88,8 +85,8 @@ export async function runGeneration(
   const replay = replayEpisodes(dev, records, clustering);
   const ranked = await withSearchedPairs(ctx, g, parent, dev, replay, clustering, rankHypotheses(diag.diagnoses, clustering.clusters));
   const seen = new Set<string>();
+  const tried: TriedCandidate[] = [];
   let rolledOut = 0;
-  let heldoutSpent = 0;
   for (let k = 0; k < ranked.length && rolledOut < ctx.manifest.gates.max_candidates; k++) {
     const cluster = clustering.clusters.find((c) => c.id === ranked[k]!.cluster)!;
     const targeted = pooledSeeds(clustering.clusters, ranked[k]!.pooled);
@@ -124,9 +121,9 @@ export async function runGeneration(
     ).value;
     ctx.state.enter('gating', g, k);
     const falsifier = diag.diagnoses.find((d) => d.cluster === cluster.id)!.falsifier;
-    const verdict = (
-      await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${k}/gates.json`, () =>
-        gateCandidate(ctx, {
+    const judged = (
+      await ctx.state.step<DevVerdict>(`gen-${g}/candidates/k${k}/dev-gates.json`, () =>
+        devGates(ctx, {
           generation: g,
           parent,
           dev,
@@ -138,16 +135,15 @@ export async function runGeneration(
         }),
       )
     ).value;
-    ctx.log(`generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${verdict.decision} — ${verdict.reason}`);
-    outcome.candidates.push({ spec, shadow, verdict });
-    if (verdict.ran_dev) rolledOut++;
-    if (verdict.decision === 'promoted') {
-      ctx.state.enter('promotion', g, k);
-      return { ...outcome, promoted: await promote(ctx, spec, shadow!, verdict) };
-    }
-    if (verdict.ran_heldout && ++heldoutSpent >= heldoutTestsPerGeneration(ctx.manifest.gates)) break;
+    const passed = judged.decision === 'passed_dev';
+    ctx.log(
+      `generation ${g} candidate ${spec.id} (${spec.hypothesis.id}): ${passed ? 'passed the development gates' : `rejected — ${judged.reason}`}`,
+    );
+    tried.push({ spec, shadow, dev: judged, index: k });
+    if (judged.ran_dev) rolledOut++;
   }
-  return outcome;
+  const { candidates, promoted } = await spendHeldoutTests(ctx, g, parent, tried);
+  return { ...outcome, candidates, promoted };
 }
 
 /**

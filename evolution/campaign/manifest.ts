@@ -20,9 +20,10 @@ export const GateSettingsSchema = z.strictObject({
   /** Candidates that may run development rollouts per generation, in the diagnosis' order. */
   max_candidates: z.number().int().min(1),
   /**
-   * Held-out tests a generation may spend: a candidate that passes the development gates takes one,
-   * and after a rejection the next that passes may take another. α is divided over every test the
-   * campaign may spend (see gating.ts). Absent from manifests written when there was one a generation.
+   * Held-out tests a generation may spend: the candidates that passed the development gates take them
+   * strongest development evidence first, until one is promoted (heldout-tests.ts). α is divided over
+   * every test the campaign may spend (see gating.ts). Absent from manifests written when there was
+   * one a generation.
    */
   heldout_tests: z.number().int().min(1).default(1),
   /** Highest success the candidate may reach with a trivial policy (the critic alone) on the dev seeds. */

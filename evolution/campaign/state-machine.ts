@@ -20,6 +20,7 @@ export const PHASES = [
   'synthesis',
   'shadow-replay',
   'gating',
+  'heldout',
   'promotion',
   'report',
   'done',
@@ -34,8 +35,9 @@ const NEXT: Readonly<Record<Phase, readonly Phase[]>> = {
   diagnosis: ['synthesis', 'dev-rollouts', 'report'],
   synthesis: ['shadow-replay'],
   'shadow-replay': ['gating'],
-  // back to synthesis is the next candidate of the same generation (a rejected one)
-  gating: ['synthesis', 'promotion', 'dev-rollouts', 'report'],
+  // back to synthesis is the next candidate of the same generation; after the last, the held-out test
+  gating: ['synthesis', 'heldout', 'dev-rollouts', 'report'],
+  heldout: ['promotion', 'dev-rollouts', 'report'],
   promotion: ['dev-rollouts', 'report'],
   report: ['done'],
   done: [],
@@ -134,10 +136,15 @@ export class CampaignState {
   }
 }
 
-/** Where a phase lies in the campaign's order: generation, candidate (−1 before synthesis), phase. */
+/**
+ * Where a phase lies in the campaign's order: generation, candidate (−1 before synthesis), phase. The
+ * held-out test and the promotion come after every candidate of their generation, whichever they name.
+ */
 function position(phase: Phase, generation: number, candidate: number | null): number[] {
   const idx = PHASES.indexOf(phase);
-  return phase === 'report' || phase === 'done' ? [Infinity, 0, idx] : [generation, candidate ?? -1, idx];
+  if (phase === 'report' || phase === 'done') return [Infinity, 0, idx];
+  if (phase === 'heldout' || phase === 'promotion') return [generation, Infinity, idx];
+  return [generation, candidate ?? -1, idx];
 }
 
 function compare(a: number[], b: number[]): number {

@@ -48,7 +48,7 @@ export function heldoutGate(p: Pairing, g: GateSettings): GateResult {
     p.problems.length === 0 && pValue <= g.alpha && gain >= g.min_gain && worse.length === 0 && extra <= g.max_extra_safety_events;
   const reason = p.problems.length
     ? `invalid pairing: ${p.problems.slice(0, 3).join('; ')}`
-    : `McNemar b=${counts.b}, c=${counts.c}, one-sided p=${pValue.toPrecision(3)} (α=${g.alpha}); gain ${gain} (≥ ${g.min_gain})${worseText(worse)}; safety events ${counts.parent_safety_events} → ${counts.candidate_safety_events}`;
+    : `McNemar b=${counts.b}, c=${counts.c}, one-sided p=${pValue.toPrecision(3)} (α=${Number(g.alpha.toPrecision(3))}); gain ${gain} (≥ ${g.min_gain})${worseText(worse)}; safety events ${counts.parent_safety_events} → ${counts.candidate_safety_events}`;
   return { gate: 'heldout', pass, reason, counts, infra_dropped: p.infra_dropped.length, p_value: pValue };
 }
 

@@ -14,7 +14,7 @@ export function renderReportHtml(r: CampaignReport): string {
     ? `; on fresh confirmation seeds ${c.parent_successes}/${c.episodes} → ${c.candidate_successes}/${c.episodes}, McNemar one-sided p = ${c.p_value.toPrecision(3)}`
     : '; no confirmation seeds were set';
   const verdict = r.promoted
-    ? `promoted bundle <code>${esc(r.final_bundle.sha256.slice(0, 12))}</code>: held-out ${h.parent_successes}/${h.episodes} → ${h.candidate_successes}/${h.episodes} (the seeds that chose it; each held-out test at α = ${r.heldout_alpha.toPrecision(3)}, Bonferroni over every held-out test the campaign may spend)${confirmed}`
+    ? `promoted bundle <code>${esc(r.final_bundle.sha256.slice(0, 12))}</code>: held-out ${h.parent_successes}/${h.episodes} → ${h.candidate_successes}/${h.episodes} (the seeds that chose it; a generation's first held-out test at α = ${r.heldout_alpha.toPrecision(3)}, each later one at half the one before: weighted Bonferroni over every held-out test the campaign may spend)${confirmed}`
     : `nothing promoted; base held-out success ${h.parent_successes}/${h.episodes}`;
   return [
     '<!doctype html><html><head><meta charset="utf-8">',

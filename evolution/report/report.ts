@@ -71,7 +71,7 @@ export interface CampaignReport {
   readonly heldout: PairCounts & { p_value: number | null; problems: readonly string[] };
   /** Base vs final on fresh seeds that chose nothing; null when nothing was promoted or none were set. */
   readonly confirmation: (PairCounts & { p_value: number; problems: readonly string[] }) | null;
-  /** α of each held-out test: the campaign's α over every held-out test it may spend (generations × tests a generation). */
+  /** α of a generation's first held-out test (each later one gets half the one before; gating.ts heldoutAlpha). */
   readonly heldout_alpha: number;
   readonly generations: readonly GenerationRow[];
 }

@@ -102,7 +102,7 @@ describe('the critic-alone gate', () => {
     expect(two.decisions.at(-1)).toMatchObject({ decision: 'rejected', stage: 'heldout' });
   });
 
-  it('spends a second held-out test when the first candidate fails it, each at alpha over every test it may spend', async () => {
+  it('spends a second held-out test when the first candidate fails it, at half the alpha of the first', async () => {
     // the first candidate to reach the held-out seeds helps only on the development seeds; every later one helps everywhere
     const tested: string[] = [];
     const secondHelps = runner((governed, control, seed, dir) => {
@@ -117,24 +117,56 @@ describe('the critic-alone gate', () => {
     const held = s.decisions.filter((d) => d.stage === 'heldout');
     expect(held.map((d) => d.decision)).toEqual(['rejected', 'promoted']);
     expect(s.promoted).toBe(true);
-    expect(heldoutAlpha(s.root)).toBe(0.0125); // 0.025 over 1 generation × 2 tests
+    expect(heldoutAlpha(s.root)).toBeCloseTo((0.025 * 2) / 3, 12); // 0.025 over 1 generation, shared 2 : 1 by its 2 tests
+    const report = JSON.parse(readFileSync(join(s.root, 'report.json'), 'utf8')) as {
+      generations: { candidates: { stage: string; reason: string }[] }[];
+    };
+    const alphas = report.generations
+      .flatMap((g) => g.candidates)
+      .filter((c) => c.stage === 'heldout')
+      .map((c) => Number(/α=([0-9.e-]+)/.exec(c.reason)![1]));
+    expect(alphas[0]).toBeCloseTo(0.0167, 4);
+    expect(alphas[1]).toBeCloseTo(0.00833, 5);
     expect(tested).toHaveLength(2);
   });
 
+  it('sends the held-out test to the strongest development evidence, not to the first candidate in the diagnosis order', async () => {
+    // the diagnosis' template (a stall rule) helps on 2 of the 8 development seeds and nowhere else;
+    // a searched rule helps on every seed
+    const template = (dir: string) => readFileSync(join(dir, 'rules.json'), 'utf8').includes('.stall');
+    const searchedIsStronger = runner((governed, control, seed, dir) => {
+      if (!governed || control !== undefined) return false;
+      return !template(dir!) || (seed >= 100_000 && seed % 4 === 0);
+    });
+    const heldout = Array.from({ length: 8 }, (_, i) => 1000 + i);
+    const gates = { ...DEFAULT_GATES, max_candidates: 3, heldout_tests: 1 };
+    const s = await runCampaign(options(tmp(), { heldout, runner: searchedIsStronger, gates }));
+    const report = JSON.parse(readFileSync(join(s.root, 'report.json'), 'utf8')) as {
+      generations: { candidates: { id: string; template: string; stage: string; decision: string; reason: string }[] }[];
+    };
+    const [first, second] = report.generations[0]!.candidates;
+    // the template came first and passed the development gates; the searched rule took the one test
+    expect(first).toMatchObject({ template: 'stall', decision: 'rejected', stage: 'ranking' });
+    expect(first!.reason).toMatch(/passed the development gates \(paired gain 2\).*promoted g1-k1/);
+    expect(second).toMatchObject({ template: 'search', decision: 'promoted', stage: 'heldout' });
+    expect(s.promoted).toBe(true);
+  });
+
   it('divides alpha over no more held-out tests than candidates may reach them', async () => {
-    // 7 discordant pairs give p = 1/128 ≈ 0.0078: enough at 0.025 / 2, not at 0.025 / 4
+    // 7 discordant pairs give p = 1/128 ≈ 0.0078: enough at 0.025 / 3 (one test a generation), not at
+    // two thirds of it (the first of two)
     const heldout = Array.from({ length: 7 }, (_, i) => 1000 + i);
     const helps = runner((governed, control) => governed && control === undefined);
     const capped = await runCampaign(
-      options(tmp(), { heldout, runner: helps, generations: 2, gates: { ...DEFAULT_GATES, max_candidates: 1, heldout_tests: 2 } }),
+      options(tmp(), { heldout, runner: helps, generations: 3, gates: { ...DEFAULT_GATES, max_candidates: 1, heldout_tests: 2 } }),
     );
     const two = await runCampaign(
-      options(tmp(), { heldout, runner: helps, generations: 2, gates: { ...DEFAULT_GATES, max_candidates: 2, heldout_tests: 2 } }),
+      options(tmp(), { heldout, runner: helps, generations: 3, gates: { ...DEFAULT_GATES, max_candidates: 2, heldout_tests: 2 } }),
     );
     expect(capped.promoted).toBe(true);
     expect(two.promoted).toBe(false);
-    expect(heldoutAlpha(capped.root)).toBe(0.0125);
-    expect(heldoutAlpha(two.root)).toBe(0.00625);
+    expect(heldoutAlpha(capped.root)).toBeCloseTo(0.025 / 3, 12);
+    expect(heldoutAlpha(two.root)).toBeCloseTo((0.025 / 3) * (2 / 3), 12);
     expect(two.decisions.find((d) => d.stage === 'heldout')).toMatchObject({ decision: 'rejected' });
   });
 

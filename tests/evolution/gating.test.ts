@@ -2,7 +2,7 @@
 // that tells a change already judged from one merely described differently.
 import { describe, expect, it } from 'vitest';
 import type { CampaignContext } from '../../evolution/campaign/context.js';
-import { gateCandidate, type GateInput } from '../../evolution/campaign/gating.js';
+import { devGates, type GateInput } from '../../evolution/campaign/gating.js';
 import { behaviourSha, bundleSha } from '../../evolution/synthesis/bundle-files.js';
 import type { CandidateSpec } from '../../evolution/synthesis/synthesize.js';
 
@@ -41,16 +41,16 @@ const input = (over: Partial<GateInput>): GateInput => ({
   ...over,
 });
 
-describe('gateCandidate before any rollout', () => {
+describe('devGates before any rollout', () => {
   it('does not let a bundle take the held-out test a second time in one campaign', async () => {
-    const v = await gateCandidate(noRollouts, input({ judgedOnHeldout: true }));
+    const v = await devGates(noRollouts, input({ judgedOnHeldout: true }));
     expect(v).toMatchObject({ decision: 'rejected', stage: 'synthesis', ran_dev: false, ran_heldout: false });
     expect(v.reason).toMatch(/already judged on the held-out seeds/);
   });
 
   it('rejects an unbuildable candidate and a duplicate of this generation', async () => {
-    expect((await gateCandidate(noRollouts, input({ spec: { ...spec, unbuildable: 'no lag' } }))).reason).toBe('no lag');
-    expect((await gateCandidate(noRollouts, input({ duplicate: true }))).reason).toMatch(/same change/);
+    expect((await devGates(noRollouts, input({ spec: { ...spec, unbuildable: 'no lag' } }))).reason).toBe('no lag');
+    expect((await devGates(noRollouts, input({ duplicate: true }))).reason).toMatch(/same change/);
   });
 });
 

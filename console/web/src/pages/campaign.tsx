@@ -64,8 +64,8 @@ function ReportSummary({ report }: { report: CampaignReport }) {
       <h2>Claim</h2>
       <ul class="figures">
         <li>
-          Policy <code>{report.policy}</code>, diagnoser {report.diagnoser}, α {report.gates.alpha} (held-out α{' '}
-          {pValue(report.heldout_alpha)}), min gain {report.gates.min_gain}.
+          Policy <code>{report.policy}</code>, diagnoser {report.diagnoser}, α {report.gates.alpha} (first held-out test of a generation at
+          α {pValue(report.heldout_alpha)}, a second at half that), min gain {report.gates.min_gain}.
         </li>
         <li>
           Base <code>{report.base_bundle.name}</code> ({shortSha(report.base_bundle.sha256)}) → final{' '}
