@@ -2,9 +2,12 @@
 // front end: the overview's plots of a run's arms, a campaign with its clusters and candidates, a
 // candidate's gates, shadow replay and diff against its parent, and the live page's stream.
 import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../util/child-process.js';
+import { packagePath } from '../../util/package-root.js';
 import { launchChromium, startConsole } from './console-process.js';
 import { makeWorld, type World } from './fixture.js';
 
@@ -40,6 +43,9 @@ describe('the console’s reading pages in Chromium', () => {
     // the final system beside the default, with its seeds named
     await page.locator('[data-testid="final-plot"] svg').first().waitFor();
     expect(await page.getByTestId('final').textContent()).toMatch(/at seeds 3000–3009 per task, which chose nothing in the run/);
+    const shots = packagePath('runs', 'console');
+    mkdirSync(shots, { recursive: true });
+    await page.getByTestId('final').screenshot({ path: join(shots, 'overview-final.png') });
   }, 60_000);
 
   it('opens a campaign, its clusters and a candidate with its gates, shadow replay and diff', async () => {
