@@ -87,8 +87,9 @@ const HELP = `usage: zetta evolve [--world W | --env zmq://HOST:PORT] --suite S 
 
 Runs an evolution campaign: development rollouts, failure clustering, diagnosis, candidate bundles
 (rules + recovery programs) fitted by shadow replay, then the paired, regression, critic-alone (the
-candidate with trivial policies must stay under a cap) and held-out gates (one-sided exact McNemar at
-α over every held-out test the campaign may spend: up to two a generation). A promoted bundle is
+candidate with trivial policies must stay under a cap) and held-out gates (one-sided exact McNemar:
+up to two tests a generation, for the candidates with the strongest development evidence, the first
+at 2/3 of the generation's share of α and the second at 1/3). A promoted bundle is
 finally compared with the base on fresh confirmation seeds that chose nothing: that p-value is the
 campaign's claim. The policy is never changed.
 Everything lives under DIR: the frozen manifest, the seed preregistration, every artifact with its
