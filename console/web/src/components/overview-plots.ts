@@ -16,33 +16,50 @@ export function labelMargin(labels: readonly string[], min = 80): number {
   return Math.min(320, Math.max(min, 12 + 6 * Math.max(0, ...labels.map((l) => l.length))));
 }
 
-/** Per task (rows, in the run's order) the three arms as horizontal bars with their intervals. */
-export function armsPlot(tasks: Readonly<Record<string, ArmFigures>>, width: number): Element | null {
-  const order = Object.keys(tasks);
-  const rows = Object.entries(tasks).flatMap(([task, f]) => ARMS.map((a) => ({ task, arm: a.label, ...f[a.key] })));
+/** One bar of a grouped interval chart: its group (a row of the chart), its series, its rate and interval. */
+interface IntervalBar {
+  readonly group: string;
+  readonly series: string;
+  readonly value: number | null;
+  readonly low: number | null;
+  readonly high: number | null;
+}
+
+/** Horizontal bars with their intervals, grouped by row (`groups`, in order), one colour per series. */
+function intervalBars(
+  rows: readonly IntervalBar[],
+  groups: readonly string[],
+  series: readonly { readonly label: string; readonly color: string }[],
+  o: { readonly width: number; readonly groupHeight: number; readonly xLabel: string },
+): Element | null {
   if (rows.length === 0) return null;
-  type Row = (typeof rows)[number];
   return Plot.plot({
-    width,
-    height: 70 + order.length * 40,
-    marginLeft: labelMargin(order),
-    fy: { label: null, domain: order, padding: 0.2, axis: 'left' },
-    y: { axis: null, domain: ARMS.map((a) => a.label), padding: 0.08 },
+    width: o.width,
+    height: 70 + groups.length * o.groupHeight,
+    marginLeft: labelMargin(groups),
+    fy: { label: null, domain: groups, padding: 0.2, axis: 'left' },
+    y: { axis: null, domain: series.map((s) => s.label), padding: 0.08 },
     // percent: values are rates in [0, 1]; the domain is given in percent
-    x: { domain: [0, 100], percent: true, label: 'success (%)', grid: true, axis: 'top' },
-    color: { domain: ARMS.map((a) => a.label), range: ARMS.map((a) => a.color), legend: true },
+    x: { domain: [0, 100], percent: true, label: o.xLabel, grid: true, axis: 'top' },
+    color: { domain: series.map((s) => s.label), range: series.map((s) => s.color), legend: true },
     marks: [
       Plot.barX(rows, {
-        fy: 'task',
-        y: 'arm',
+        fy: 'group',
+        y: 'series',
         x: 'value',
-        fill: 'arm',
-        title: (d: Row) => `${d.task}, ${d.arm}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})`,
+        fill: 'series',
+        title: (d: IntervalBar) => `${d.group}, ${d.series}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})`,
       }),
-      Plot.ruleY(rows, { fy: 'task', y: 'arm', x1: 'low', x2: 'high', stroke: '#1f2933', strokeOpacity: 0.6 }),
+      Plot.ruleY(rows, { fy: 'group', y: 'series', x1: 'low', x2: 'high', stroke: '#1f2933', strokeOpacity: 0.6 }),
       Plot.ruleX([0]),
     ],
   });
+}
+
+/** Per task (rows, in the run's order) the three arms as horizontal bars with their intervals. */
+export function armsPlot(tasks: Readonly<Record<string, ArmFigures>>, width: number): Element | null {
+  const rows = Object.entries(tasks).flatMap(([group, f]) => ARMS.map((a) => ({ group, series: a.label, ...f[a.key] })));
+  return intervalBars(rows, Object.keys(tasks), ARMS, { width, groupHeight: 40, xLabel: 'success (%)' });
 }
 
 const FINAL_SERIES = [
@@ -62,39 +79,18 @@ export function finalPlot(
   width: number,
 ): Element | null {
   const order = Object.keys(final);
-  const rows = order.flatMap((p) => {
-    const f = final[p]!;
-    const d = reference?.[p];
+  const rows = order.flatMap((group) => {
+    const f = final[group]!;
+    const d = reference?.[group];
     return [
-      { p, series: FINAL_SERIES[0].label, ...f.policy },
-      ...(d ? [{ p, series: FINAL_SERIES[1].label, ...d.both }] : []),
-      { p, series: FINAL_SERIES[2].label, ...f.critic },
-      { p, series: FINAL_SERIES[3].label, ...f.both },
+      { group, series: FINAL_SERIES[0].label, ...f.policy },
+      ...(d ? [{ group, series: FINAL_SERIES[1].label, ...d.both }] : []),
+      { group, series: FINAL_SERIES[2].label, ...f.critic },
+      { group, series: FINAL_SERIES[3].label, ...f.both },
     ];
   });
-  if (rows.length === 0) return null;
-  type Row = (typeof rows)[number];
   const series = FINAL_SERIES.filter((s) => reference !== null || s.label !== 'default: both');
-  return Plot.plot({
-    width,
-    height: 70 + order.length * 52,
-    marginLeft: labelMargin(order),
-    fy: { label: null, domain: order, padding: 0.2, axis: 'left' },
-    y: { axis: null, domain: series.map((s) => s.label), padding: 0.08 },
-    x: { domain: [0, 100], percent: true, label: 'macro success (%)', grid: true, axis: 'top' },
-    color: { domain: series.map((s) => s.label), range: series.map((s) => s.color), legend: true },
-    marks: [
-      Plot.barX(rows, {
-        fy: 'p',
-        y: 'series',
-        x: 'value',
-        fill: 'series',
-        title: (d: Row) => `${d.p}, ${d.series}: ${pct(d.value)} (${pct(d.low)}–${pct(d.high)})`,
-      }),
-      Plot.ruleY(rows, { fy: 'p', y: 'series', x1: 'low', x2: 'high', stroke: '#1f2933', strokeOpacity: 0.6 }),
-      Plot.ruleX([0]),
-    ],
-  });
+  return intervalBars(rows, order, series, { width, groupHeight: 52, xLabel: 'macro success (%)' });
 }
 
 export function synergyPlot(tasks: Readonly<Record<string, ArmFigures>>, macro: ArmFigures, width: number): Element | null {
