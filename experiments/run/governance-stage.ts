@@ -108,6 +108,12 @@ export async function runGovernanceStage(o: GovernanceOptions): Promise<Governan
   };
 }
 
+/** The first and last seed every arm of the stage ran per task (the same under each perturbation); null when none ran. */
+export function seedSpan(g: GovernanceStageResult): { readonly first: number; readonly last: number } | null {
+  const seeds = Object.values(g.conditions)[0]?.seeds ?? [];
+  return seeds.length ? { first: seeds[0]!, last: seeds[seeds.length - 1]! } : null;
+}
+
 function ruleFirings(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
   const total: Record<string, number> = {};
   for (const o of outcomes) for (const [rule, n] of Object.entries(o.firings)) total[rule] = (total[rule] ?? 0) + n;

@@ -2,6 +2,7 @@
 // macro is a mean over the perturbed conditions of the mean over tasks, at the same seeds.
 import type { Attribution } from '../../measure/attribution.js';
 import type { GovernanceArms } from '../../measure/governance-arms.js';
+import { seedSpan, type GovernanceStageResult } from './governance-stage.js';
 import type { RunReport } from './run-report.js';
 
 export interface RunHeadline {
@@ -56,13 +57,14 @@ export function headline(r: RunReport, reportPath: string): RunHeadline | undefi
     transfer,
     // with no critic every executed action is the policy's own
     policy_action_share: after ? shareInSuccesses(after.map((a) => a.arms.both.attribution)) : 1,
-    seeds: seedRange(before[0]?.seeds ?? []),
+    seeds: seedRange(reference),
     report: reportPath,
   };
 }
 
-function seedRange(seeds: readonly number[]): string {
-  return seeds.length ? `${seeds[0]}-${seeds[seeds.length - 1]}` : '';
+function seedRange(g: GovernanceStageResult): string {
+  const span = seedSpan(g);
+  return span ? `${span.first}-${span.last}` : '';
 }
 
 function meanOf(arms: readonly GovernanceArms[], pick: (a: GovernanceArms) => number): number {

@@ -5,7 +5,7 @@ import { barChart, escapeXml as esc, type BarGroup } from '../../evolution/repor
 import type { GovernanceArms } from '../../measure/governance-arms.js';
 import { campaignTasks } from './campaign-tasks.js';
 import type { CampaignRun } from './evolution-stage.js';
-import type { GovernanceStageResult } from './governance-stage.js';
+import { seedSpan, type GovernanceStageResult } from './governance-stage.js';
 import type { RunHeadline } from './headline.js';
 import type { PromotedSkill } from './promotion-stage.js';
 import type { RunReport } from './run-report.js';
@@ -47,9 +47,9 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
 
 /** Which seeds the charts below stand on, and whether they chose anything in the run. */
 function seedsNote(g: GovernanceStageResult, stage: 'final' | 'governance'): string {
-  const seeds = Object.values(g.conditions)[0]?.seeds ?? [];
-  if (seeds.length === 0) return '';
-  return `<p class="note">Every arm at seeds ${seeds[0]}–${seeds[seeds.length - 1]} per task. ${
+  const span = seedSpan(g);
+  if (!span) return '';
+  return `<p class="note">Every arm at seeds ${span.first}–${span.last} per task. ${
     stage === 'final'
       ? "The final stage's seeds: fresh, they chose nothing in the run (not the tasks, not a promotion)."
       : "The governance stage's seeds: they chose the campaigns' tasks."

@@ -6,6 +6,7 @@ import type { BaselineStageResult } from './baseline-stage.js';
 import { campaignTasks } from './campaign-tasks.js';
 import type { EvolutionStageResult } from './evolution-stage.js';
 import type { ExpertStageResult } from './expert-stage.js';
+import { seedSpan } from './governance-stage.js';
 import { governanceSection } from './governance-text.js';
 import { headline } from './headline.js';
 import { renderRunHtml } from './report-html.js';
@@ -134,8 +135,8 @@ function skillsSection(r: RunReport): string[] {
     );
   if (f && !f.governance) lines.push('- No skill is active: the final system is the policy with the default critic.');
   if (f?.governance) {
-    const seeds = f.governance.conditions[Object.keys(f.governance.conditions)[0] ?? '']?.seeds ?? [];
-    const at = seeds.length ? ` at seeds ${seeds[0]}-${seeds[seeds.length - 1]}` : '';
+    const span = seedSpan(f.governance);
+    const at = span ? ` at seeds ${span.first}-${span.last}` : '';
     const beside = f.reference
       ? `; the default critic without skills, at the same seeds (which chose nothing in the run): ${(100 * f.reference.mean_synergy).toFixed(1)} points`
       : ' (at the governance seeds, which also chose the campaigns)';
