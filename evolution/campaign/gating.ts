@@ -118,11 +118,6 @@ export function notTested(dev: DevVerdict, why: string): CandidateVerdict {
   return { ...dev, decision: 'rejected', stage: 'ranking', reason: why };
 }
 
-/** A verdict as the generation records it: one rejected at the development gates is final as it is. */
-export function finalVerdict(dev: DevVerdict & { readonly decision: 'rejected' }): CandidateVerdict {
-  return { ...dev, decision: 'rejected' };
-}
-
 /**
  * Each generation may spend up to `heldout_tests` held-out tests (no more than the candidates that may
  * reach them), each on a different change, all on the same seeds, strongest development evidence

@@ -11,7 +11,7 @@ import type { ShadowReport } from '../shadow-replay.js';
 import type { StoredBundle } from '../synthesis/bundle-files.js';
 import type { CandidateSpec } from '../synthesis/synthesize.js';
 import type { CampaignContext } from './context.js';
-import { finalVerdict, heldoutGates, heldoutTestsPerGeneration, notTested, type CandidateVerdict, type DevVerdict } from './gating.js';
+import { heldoutGates, heldoutTestsPerGeneration, notTested, type CandidateVerdict, type DevVerdict } from './gating.js';
 
 /** A candidate of a generation as the campaign records it: what it was, its shadow replay, its verdict. */
 export interface CandidateSummary {
@@ -44,8 +44,9 @@ export async function spendHeldoutTests(
   const record = async (t: TriedCandidate, verdict: () => CandidateVerdict | Promise<CandidateVerdict>) =>
     (await ctx.state.step<CandidateVerdict>(`gen-${g}/candidates/k${t.index}/gates.json`, verdict)).value;
   const verdicts = new Map<number, CandidateVerdict>();
+  // one rejected at the development gates is final as it is
   for (const t of tried)
-    if (t.dev.decision === 'rejected') verdicts.set(t.index, await record(t, () => finalVerdict({ ...t.dev, decision: 'rejected' })));
+    if (t.dev.decision === 'rejected') verdicts.set(t.index, await record(t, () => ({ ...t.dev, decision: 'rejected' })));
   const order = byDevelopmentEvidence(tried.filter((t) => t.dev.decision === 'passed_dev'));
   const budget = heldoutTestsPerGeneration(ctx.manifest.gates);
   let promoted: StoredBundle | null = null;
