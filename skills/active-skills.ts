@@ -55,7 +55,10 @@ export function requireSkillStore(db: string): string {
 export function withActiveSkills(o: ActiveSkillsOptions): { plan: CriticPlan; skills: ActiveSkills } {
   requireSkillStore(o.db);
   const active = SkillStore.using(o.db, (s) =>
-    s.list().filter((r) => r.state === 'active' && (!o.sources || o.sources.includes(r.content.guard.tags.source_task))),
+    s
+      .list()
+      .filter((r) => r.state === 'active' && (!o.sources || o.sources.includes(r.content.guard.tags.source_task)))
+      .map((r) => ({ ...r, reach: s.reach(r.id) })),
   );
   if (o.sources && active.length === 0)
     throw new SkillInputError(

@@ -29,11 +29,14 @@ import {
   type SkillChanges,
 } from './changes.js';
 import { changeIdentity, localizeChanges } from './localize.js';
+import type { Reach } from './reach.js';
 import type { SkillContent } from './skill.js';
 
 export interface ComposableSkill {
   readonly id: string;
   readonly content: SkillContent;
+  /** Its reach trials' verdicts by task (reach.ts); none: its family guard alone decides. */
+  readonly reach?: Reach;
 }
 
 export interface SkillDecision {
@@ -87,7 +90,7 @@ export function composeSkills(base: BundleContent, skills: readonly ComposableSk
   const reasons = new Map<string, string>();
   const candidates: Ranked[] = [];
   for (const skill of skills) {
-    const fit = applicability(skill.content, target);
+    const fit = applicability(skill.content, target, skill.reach);
     const why = fit.ok ? lacksWhatItChanges(skill, base.manifest.name, baseRules, basePrograms) : fit.reason;
     if (why) reasons.set(skill.id, why);
     else candidates.push(rank(skill, fit.reason));

@@ -20,3 +20,6 @@ export {
 } from './active-skills.js';
 export { composeSkills, type Composition, type SkillConflict, type SkillDecision } from './compose.js';
 export { formatSkillFirings, formatSkillsLoaded } from './skills-text.js';
+export { isTaskNeutral } from './changes.js';
+export { REACH_FIRST_SEED, reachVerdict, type Reach, type ReachEvidence, type ReachVerdict } from './reach.js';
+export { runReachTrial, type ReachCondition, type ReachTrialPlan } from './reach-trial.js';

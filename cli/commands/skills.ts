@@ -24,6 +24,10 @@ const SUBCOMMANDS: Record<string, SubcommandEntry> = {
     summary: 'active → retired (needs --as and --reason)',
     load: async () => (await import('./skills-transition.js')).transitionCommand('retire'),
   },
+  reach: {
+    summary: 'a reach trial: the tasks a skill helps on, recorded in the store',
+    load: async () => (await import('./skills-reach.js')).skillsReachCommand,
+  },
   transfer: {
     summary: 'skills from source tasks on target tasks no campaign used, three arms with and without',
     load: async () => (await import('./skills-transfer.js')).skillsTransferCommand,

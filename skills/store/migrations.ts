@@ -50,6 +50,23 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE console_tokens ADD COLUMN last_used_at TEXT;
   `,
+  // 4: reach trials: where a skill was tried beyond the tasks it was made on, and whether it loads
+  // there. Append-only like the audit log; the latest trial of a (skill, task) pair decides.
+  `
+  CREATE TABLE reach_trials (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    skill_id TEXT NOT NULL REFERENCES skills(id),
+    task TEXT NOT NULL,
+    loads INTEGER NOT NULL CHECK (loads IN (0, 1)),
+    evidence TEXT NOT NULL,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    reason TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX reach_by_skill ON reach_trials(skill_id, task, seq);
+  CREATE TRIGGER reach_no_update BEFORE UPDATE ON reach_trials BEGIN SELECT RAISE(ABORT, 'reach trials are append-only'); END;
+  CREATE TRIGGER reach_no_delete BEFORE DELETE ON reach_trials BEGIN SELECT RAISE(ABORT, 'reach trials are append-only'); END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

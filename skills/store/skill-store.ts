@@ -5,6 +5,7 @@
 import { canonicalJson, sha256 } from '../../evolution/campaign/artifacts.js';
 import { SkillInputError } from '../errors.js';
 import { nextState, type SkillAction, type SkillState } from '../lifecycle.js';
+import type { Reach, ReachEvidence, ReachVerdict } from '../reach.js';
 import { contentSha, skillId, type BundleFile, type SkillContent } from '../skill.js';
 import { openDatabase, type Db, type OpenOptions } from './open.js';
 
@@ -122,6 +123,33 @@ export class SkillStore {
         return { from: row.state, skill: record };
       })
       .immediate();
+  }
+
+  /** Records a reach trial's verdicts for one skill, all in one transaction (append-only: a later trial of a task overrides). */
+  recordReach(id: string, verdicts: readonly ReachVerdict[], who: Actor): void {
+    this.db
+      .transaction(() => {
+        const skill = this.row(id).id;
+        const now = new Date().toISOString();
+        const insert = this.db.prepare(
+          'INSERT INTO reach_trials (skill_id, task, loads, evidence, at, actor, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        );
+        for (const v of verdicts) insert.run(skill, v.task, v.loads ? 1 : 0, canonicalJson(v.evidence), now, who.actor, v.reason);
+      })
+      .immediate();
+  }
+
+  /** A skill's latest reach verdict per task it was tried on. */
+  reach(id: string): Reach {
+    const rows = this.db
+      .prepare('SELECT task, loads, evidence, reason FROM reach_trials WHERE skill_id = ? ORDER BY seq')
+      .all(this.row(id).id) as { task: string; loads: number; evidence: string; reason: string }[];
+    return new Map(
+      rows.map((r) => [
+        r.task,
+        { task: r.task, loads: r.loads === 1, reason: r.reason, evidence: JSON.parse(r.evidence) as ReachEvidence },
+      ]),
+    );
   }
 
   /** The audit log, oldest first; of one skill when `id` is given. */
