@@ -83,10 +83,14 @@ The main job on the embedded default, end to end, on a CPU:
   6. promotion each promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
                operator \`auto\` approves them, otherwise the run stops and says how to decide
                (zetta console) and go on (zetta run --resume DIR)
-  7. final     on fresh seeds that chose nothing in the run (from 3000: above the governance,
+  7. reach     each skill the run approved, alone on the final system's base, tried on every other
+               task under each perturbation at paired development seeds (from 150000; 4 a task
+               and perturbation, 2 with --quick): it loads where it rescued more than it broke,
+               its critic alone under the cap (zetta skills reach); a lag answer loads everywhere
+  8. final     on fresh seeds that chose nothing in the run (from 3000: above the governance,
                held-out and confirmation seeds), the governance arms twice: the default critic, and
                the final system with every active skill of the store composed onto it where its
-               guard holds; zero-shot transfer on the tasks no campaign ran on, paired by seed
+               guard (or its reach trial) holds; zero-shot transfer on the tasks no campaign ran on, paired by seed
 With --from-scratch the campaigns start from the empty bundle where the policy alone does worst, the
 perturbations taking turns (weakest first, each on its weakest task no campaign has yet); the final
 system is only what they promoted (its store is DIR/skills.db, so nothing evolved before enters),

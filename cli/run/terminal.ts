@@ -67,6 +67,8 @@ function stageLines(stage: StageName, report: RunReport): string[] {
       return evo.campaigns.map((c) => `  evolution ${campaignTasks(c)} / ${c.perturbation}: ${campaignVerdict(c)}`);
     case 'promotion':
       return [`  promotion ${promotionLine(report)}`];
+    case 'reach':
+      return reachLines(report);
     case 'final':
       return finalLines(report);
   }
@@ -85,6 +87,16 @@ export function promotionLine(report: RunReport): string {
   const skills = report.stages.promotion?.skills ?? [];
   if (skills.length === 0) return 'nothing promoted, no skill added';
   return skills.map((s) => `skill ${s.id} (${s.name}): ${s.auto_approved ? 'approved by auto' : s.state}`).join('; ');
+}
+
+function reachLines(report: RunReport): string[] {
+  const skills = report.stages.reach?.skills ?? [];
+  if (skills.length === 0) return ['  reach     no approved skill to try'];
+  return skills.map((s) => {
+    if (s.not_tried) return `  reach     skill ${s.id}: not tried (${s.not_tried})`;
+    const loads = s.verdicts.filter((v) => v.loads).map((v) => v.task);
+    return `  reach     skill ${s.id}: loads on ${loads.length} of ${s.verdicts.length} tasks tried${loads.length ? ` (${loads.join(', ')})` : ''}`;
+  });
 }
 
 function finalLines(report: RunReport): string[] {

@@ -16,6 +16,7 @@ import { runExpertStage } from './expert-stage.js';
 import { runFinalStage } from './final-stage.js';
 import { finalFirstSeed } from './final-seeds.js';
 import { runPromotionStage } from './promotion-stage.js';
+import { runReachStage } from './reach-stage.js';
 import { runGovernanceStage } from './governance-stage.js';
 import type { RunObserver, StageName } from './observer.js';
 import { saveReport } from './report.js';
@@ -138,6 +139,21 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
     stages.await({ skills: pending, console: `zetta console --db ${o.skillStore}`, resume: `zetta run --resume ${o.out}` });
     return;
   }
+  // from scratch, the final system is what the campaigns promoted and nothing hand-written
+  const finalCritic = o.fromScratch ? writeEmptyBundle(join(o.out, 'critic')) : 'default';
+  await stages.run('reach', (progress) =>
+    runReachStage(promotion, evolution, {
+      db: o.skillStore,
+      critic: finalCritic,
+      conditions: PERTURBED_CONDITIONS,
+      episodes: o.reachEpisodes ?? 0,
+      dir: join(o.out, 'skills', 'reach'),
+      workers: o.workers,
+      envsPerWorker: o.envsPerWorker,
+      executor: o.executor,
+      onProgress: (note, done, total) => progress(done, total, note),
+    }),
+  );
   const finalSeed = finalFirstSeed({ ...o, firstSeed: FIRST_SEED }, o.episodes);
   await stages.run('final', (progress) =>
     runFinalStage(
@@ -146,8 +162,7 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
       {
         ...pool,
         firstSeed: finalSeed,
-        // from scratch, the final system is what the campaigns promoted and nothing hand-written
-        critic: o.fromScratch ? writeEmptyBundle(join(o.out, 'critic')) : 'default',
+        critic: finalCritic,
         referenceCritic: 'default',
         conditions: PERTURBED_CONDITIONS,
         recordDir: join(o.out, 'episodes', 'final'),

@@ -31,6 +31,7 @@ export function renderRunHtml(r: RunReport, h: RunHeadline | undefined): string 
     `<h1>zetta run</h1><p class="note">Started ${esc(r.started)}${r.finished ? `, finished ${esc(r.finished)}` : ' (running, stopped or interrupted)'}; folder <code>${esc(r.out)}</code>.</p>`,
     h ? headlineTable(h) : '<p>No governance figures yet.</p>',
     promotion ? `<section><h2>Promotion</h2>${promotionText(r)}</section>` : '',
+    r.stages.reach?.skills.length ? `<section><h2>Reach trials</h2>${reachTable(r)}</section>` : '',
     reference
       ? `<section><h2>Success per task</h2>${seedsNote(reference, final?.reference ? 'final' : 'governance')}${perTaskCharts(reference, after)}</section>`
       : '',
@@ -95,6 +96,29 @@ function promotionText(r: RunReport): string {
     )
     .join('');
   return `<table><tr><th>skill</th><th>name</th><th>campaign task</th><th>perturbation</th><th>state</th></tr>${rows}</table><p class="note">Skill store <code>${esc(p.db)}</code>.</p>`;
+}
+
+/** Per approved skill and task tried: whether it loads there, with the paired counts that decided. */
+function reachTable(r: RunReport): string {
+  const reach = r.stages.reach!;
+  const rows = reach.skills
+    .flatMap((s) =>
+      s.not_tried
+        ? [`<tr><td><code>${esc(s.id)}</code></td><td colspan="6">not tried: ${esc(s.not_tried)}</td></tr>`]
+        : s.verdicts.map(
+            (v) =>
+              `<tr><td><code>${esc(s.id)}</code></td><td>${esc(v.task)}</td><td>${v.loads ? '<b>loads</b>' : 'no'}</td>` +
+              `<td>${v.evidence.without} → ${v.evidence.with} of ${v.evidence.episodes}</td><td>${v.evidence.b}</td><td>${v.evidence.c}</td>` +
+              `<td>${pct(v.evidence.critic_alone)}</td></tr>`,
+          ),
+    )
+    .join('');
+  return (
+    `<p class="note">Each skill the run approved, alone on the final system's base, on every task its campaign did not run on, ` +
+    `under ${esc(reach.conditions.join(', '))}, at development seeds from ${reach.first_seed} (${reach.episodes} a task and perturbation). ` +
+    'It loads where it rescued more paired episodes than it broke, its critic alone under the cap. These seeds choose; the final stage claims.</p>' +
+    `<table><tr><th>skill</th><th>task</th><th>verdict</th><th>both, without → with</th><th>rescued</th><th>broken</th><th>critic alone</th></tr>${rows}</table>`
+  );
 }
 
 /** One chart per perturbation: each task's arms with their paired-bootstrap intervals. */

@@ -133,6 +133,7 @@ function skillsSection(r: RunReport): string[] {
     lines.push(
       `- Approve or reject ${r.awaiting.skills.length > 1 ? 'them' : 'it'} in the console (\`${r.awaiting.console}\`), then continue with \`${r.awaiting.resume}\`.`,
     );
+  lines.push(...reachLines(r));
   if (f && !f.governance) lines.push('- No skill is active: the final system is the policy with the default critic.');
   if (f?.governance) {
     const span = seedSpan(f.governance);
@@ -149,6 +150,23 @@ function skillsSection(r: RunReport): string[] {
       `- Transfer to ${task} (no campaign ran on it): policy + critic ${pct(t.before)} → ${pct(t.after)} with ${t.skills.join(', ')}.`,
     );
   return [...lines, ''];
+}
+
+/** Per approved skill, where its reach trial says it loads (the final stage loads it there). */
+function reachLines(r: RunReport): string[] {
+  const reach = r.stages.reach;
+  if (!reach) return [];
+  return reach.skills.map((s) => {
+    if (s.not_tried) return `- Skill \`${s.id}\` was not tried for reach: ${s.not_tried}.`;
+    const loads = s.verdicts.filter((v) => v.loads);
+    const where = loads.map((v) => `${v.task} (${v.evidence.b} rescued, ${v.evidence.c} broken)`).join(', ');
+    const refused = s.verdicts.filter((v) => !v.loads && v.evidence.c > v.evidence.b).map((v) => v.task);
+    return (
+      `- Reach trial of \`${s.id}\` (seeds ${reach.first_seed}+, ${reach.episodes} a task and perturbation, which claim nothing): ` +
+      `loads on ${loads.length} of ${s.verdicts.length} other tasks${where ? `: ${where}` : ''}` +
+      `${refused.length ? `; it broke more than it rescued on ${refused.join(', ')}` : ''}.`
+    );
+  });
 }
 
 /** Writes report.json, report.md and report.html under `r.out`, each atomically: a reader never sees half a file. */

@@ -5,6 +5,7 @@ import type { ExpertStageResult } from './expert-stage.js';
 import type { FinalStageResult } from './final-stage.js';
 import type { GovernanceStageResult } from './governance-stage.js';
 import type { PromotionStageResult } from './promotion-stage.js';
+import type { ReachStageResult } from './reach-stage.js';
 import type { RunSettings } from './settings.js';
 import type { WireStageResult } from './wire-stage.js';
 
@@ -21,6 +22,7 @@ export interface RunReport {
     governance?: GovernanceStageResult;
     evolution?: EvolutionStageResult;
     promotion?: PromotionStageResult;
+    reach?: ReachStageResult;
     final?: FinalStageResult;
   };
   /** Wall time of each finished stage, in seconds. */

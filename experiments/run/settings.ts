@@ -19,6 +19,11 @@ export interface RunSettings {
   readonly devEpisodes: number;
   /** Each campaign's generations at most. */
   readonly generations: number;
+  /**
+   * Paired development seeds per task and perturbation of each approved skill's reach trial (0: none,
+   * the skill's task family decides where it loads). Absent in reports of runs from before: 0.
+   */
+  readonly reachEpisodes?: number | undefined;
   /** Each campaign's held-out and confirmation seed lists (`1000-1019`). */
   readonly heldout: string;
   readonly confirmation: string;
@@ -42,6 +47,7 @@ export const FULL_RUN: RunSettings = {
   campaigns: 3,
   devEpisodes: 30,
   generations: 2,
+  reachEpisodes: 4,
   heldout: '1000-1019',
   confirmation: '2000-2019',
   workers: 2,
@@ -56,6 +62,7 @@ export const QUICK_RUN: RunSettings = {
   campaigns: 2,
   devEpisodes: 4,
   generations: 1,
+  reachEpisodes: 2,
   heldout: '1000-1003',
   confirmation: '2000-2003',
 };
