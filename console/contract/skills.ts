@@ -127,6 +127,25 @@ export interface SkillDetail {
   readonly files: readonly SkillFile[];
   /** The change as lines a person reads at approval time (`+` added, `~` replaced, `−` removed). */
   readonly changes_text: readonly string[];
+  /** Its reach trials, the latest per task (empty: none ran, its suite decides where it loads). */
+  readonly reach: readonly ReachRow[];
+}
+
+/** One task's reach trial: whether the skill loads there, and the paired counts that decided. */
+export interface ReachRow {
+  readonly task: string;
+  readonly loads: boolean;
+  readonly reason: string;
+  readonly perturbations: readonly string[];
+  /** Paired episodes, the both arm's successes without and with the skill, and the seeds only one side won. */
+  readonly episodes: number;
+  readonly without: number;
+  readonly with: number;
+  readonly rescued: number;
+  readonly broken: number;
+  /** The best trivial policy under the skill, and the cap it had to stay under. */
+  readonly critic_alone: number;
+  readonly critic_alone_cap: number;
 }
 
 /** POST /api/skills/:id/{approve,reject,retire}'s body: why (it goes into the audit log). */

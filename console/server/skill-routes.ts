@@ -14,7 +14,7 @@ import { badRequest, conflict, notFound } from './api-error.js';
 import { principalOf } from './auth.js';
 import { baseBundleEntries } from './campaign-detail.js';
 import { changesText } from './changes-text.js';
-import { auditRow, skillRecord, skillRow } from './skill-views.js';
+import { auditRow, reachRow, skillRecord, skillRow } from './skill-views.js';
 
 const ACTIONS: readonly SkillAction[] = ['approve', 'reject', 'retire'];
 const MAX_REASON = 2000;
@@ -32,6 +32,7 @@ export function skillRoutes(app: FastifyInstance, store: SkillStore, runs: strin
         skill.content.changes,
         needsBase(skill) ? baseBundleEntries(runs, skill.content.evidence.campaign_id, skill.content.changes.base.sha256) : null,
       ),
+      reach: [...store.reach(skill.id).values()].map(reachRow),
     };
   });
 

@@ -3,11 +3,13 @@
 // from a campaign's report.json as it found it (`unknown` in skills/skill.ts); those parts are the
 // report's own shapes (skills/from-campaign.ts copies them), and are typed as the report types them.
 import type { CampaignReport, CandidateRow } from '../../evolution/report/report.js';
+import type { ReachVerdict } from '../../skills/reach.js';
 import type { GateDecision, SkillContent, SkillEvidence } from '../../skills/skill.js';
 import type { AuditRow, SkillRecord } from '../../skills/store/skill-store.js';
 import type {
   AuditRow as AuditView,
   GateDecision as DecisionView,
+  ReachRow,
   SkillContent as ContentView,
   SkillEvidence as EvidenceView,
   SkillRecord as RecordView,
@@ -53,6 +55,23 @@ export function auditRow(a: AuditRow): AuditView {
     to_state: a.to_state,
     content_sha256: a.content_sha256,
     bundle_sha256: a.bundle_sha256,
+  };
+}
+
+export function reachRow(v: ReachVerdict): ReachRow {
+  const e = v.evidence;
+  return {
+    task: v.task,
+    loads: v.loads,
+    reason: v.reason,
+    perturbations: e.perturbations,
+    episodes: e.episodes,
+    without: e.without,
+    with: e.with,
+    rescued: e.b,
+    broken: e.c,
+    critic_alone: e.critic_alone,
+    critic_alone_cap: e.critic_alone_cap,
   };
 }
 

@@ -209,6 +209,7 @@ describe('zetta CLI', () => {
         governance: { conditions: Record<string, Arms>; mean_synergy: number };
         evolution: { campaigns: { task: string; perturbation: string }[] };
         promotion: unknown;
+        reach: unknown;
         final: unknown;
       };
     };
@@ -230,6 +231,7 @@ describe('zetta CLI', () => {
     expect(new Set(tasks).size).toBe(2);
     // the last stages ran too: the promotion (a quick campaign rarely promotes) and the final system
     expect(report.stages.promotion).toBeDefined();
+    expect(report.stages.reach).toBeDefined();
     expect(report.stages.final).toBeDefined();
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
     const md = readFileSync(join(out, 'report.md'), 'utf8');

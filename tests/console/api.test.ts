@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SkillInputError, SkillStore, verifyStore } from '../../skills/index.js';
+import { reachVerdict, SkillInputError, SkillStore, verifyStore } from '../../skills/index.js';
 import { createConsoleServer, createToken, verifyToken } from '../../console/server/index.js';
 import { changesText, condition } from '../../console/server/changes-text.js';
 import { parseRunReport } from '../../experiments/run/run-report-reader.js';
@@ -161,6 +161,45 @@ describe('roles, CSRF and the skill lifecycle', () => {
       ),
     );
     expect(body.changes_text.some((l) => /^\+ program \S+: open_gripper → lift → /.test(l))).toBe(true);
+  });
+
+  it("shows a skill's reach trials, the latest per task", async () => {
+    const before = (await get(app, `/api/skills/${w.skillId}`, vic)).json() as { reach: unknown[] };
+    expect(before.reach).toEqual([]);
+    const e = {
+      perturbations: ['disturbance'],
+      seeds: [150000],
+      without: 1,
+      with: 0,
+      episodes: 1,
+      b: 0,
+      c: 1,
+      critic_alone: 0,
+      critic_alone_cap: 0.1,
+    };
+    SkillStore.using(w.db, (s) => {
+      s.recordReach(w.skillId, [reachVerdict('goal/press_button', e)], { actor: 'zetta run', reason: 'trial' });
+      s.recordReach(w.skillId, [reachVerdict('goal/press_button', { ...e, without: 0, with: 1, b: 1, c: 0 })], {
+        actor: 'zetta run',
+        reason: 'again',
+      });
+    });
+    const after = (await get(app, `/api/skills/${w.skillId}`, vic)).json() as { reach: unknown[] };
+    expect(after.reach).toEqual([
+      {
+        task: 'goal/press_button',
+        loads: true,
+        reason: expect.stringContaining('1 rescued, 0 broken of 1'),
+        perturbations: ['disturbance'],
+        episodes: 1,
+        without: 0,
+        with: 1,
+        rescued: 1,
+        broken: 0,
+        critic_alone: 0,
+        critic_alone_cap: 0.1,
+      },
+    ]);
   });
 
   it('names the fields a replaced rule changes, against the base bundle found under runs', async () => {

@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../console/server/index.js';
-import { SkillStore, skillFromCampaign } from '../../skills/index.js';
+import { reachVerdict, SkillStore, skillFromCampaign } from '../../skills/index.js';
 import { stopChild } from '../../util/child-process.js';
 import { packagePath } from '../../util/package-root.js';
 import { launchChromium, startConsole } from './console-process.js';
@@ -119,6 +119,31 @@ describe('the operator console in Chromium', () => {
     const audit = await page.locator('[data-testid="audit"] li').allTextContents();
     expect(audit).toHaveLength(2);
     expect(audit.join('\n')).toMatch(/ada[\s\S]*pending[\s\S]*active[\s\S]*held-out 0 → 8 of 8/);
+    // a reach trial after approval: the page shows where it loads, by task
+    const trial = (b: number, c: number) => ({
+      perturbations: ['disturbance'],
+      seeds: [150000, 150001],
+      without: c,
+      with: b,
+      episodes: 2,
+      b,
+      c,
+      critic_alone: 0,
+      critic_alone_cap: 0.1,
+    });
+    SkillStore.using(join(runs, 'skills.db'), (s) =>
+      s.recordReach(id, [reachVerdict('goal/lift_red_cube', trial(2, 0)), reachVerdict('goal/press_button', trial(0, 2))], {
+        actor: 'zetta run',
+        reason: 'reach trial',
+      }),
+    );
+    await page.reload();
+    await page.getByTestId('reach').waitFor();
+    const reach = await page.getByTestId('reach-row').allTextContents();
+    expect(reach).toHaveLength(2);
+    expect(reach[0]).toMatch(/goal\/lift_red_cube\s*yes\s*0 → 2 of 2/);
+    expect(reach[1]).toMatch(/goal\/press_button\s*no\s*2 → 0 of 2/);
+    await page.screenshot({ path: join(SHOTS, 'reach.png'), fullPage: true });
     await page.close();
   }, 120_000);
 

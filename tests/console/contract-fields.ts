@@ -51,7 +51,13 @@ export const skillRow: FieldSpec<C.SkillRow> = {
   updated_at: 'required',
   privileged: 'required',
 };
-export const skillDetail: FieldSpec<C.SkillDetail> = { skill: 'required', audit: 'required', files: 'required', changes_text: 'required' };
+export const skillDetail: FieldSpec<C.SkillDetail> = {
+  skill: 'required',
+  audit: 'required',
+  files: 'required',
+  changes_text: 'required',
+  reach: 'required',
+};
 export const skillRecord: FieldSpec<C.SkillRecord> = {
   id: 'required',
   content_sha256: 'required',

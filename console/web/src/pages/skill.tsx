@@ -1,7 +1,7 @@
 // One skill: what it is and does, where it applies, why it was promoted, where it came from, and
 // who moved it when and why. An approver acts on it here; after every action it is loaded again.
 import { useApi } from '../api/use-api';
-import type { AuditRow, Session, SkillDetail } from '../../../contract';
+import type { AuditRow, ReachRow, Session, SkillDetail } from '../../../contract';
 import { ChangesView } from '../components/changes-view';
 import { conditionText } from '../components/rule-text';
 import { shortSha, when } from '../components/format';
@@ -20,7 +20,7 @@ export function SkillPage({ id, session }: { id: string; session: Session }) {
 }
 
 function SkillView({ detail, session, reload }: { detail: SkillDetail; session: Session; reload: () => Promise<void> }) {
-  const { skill, audit, files, changes_text } = detail;
+  const { skill, audit, files, changes_text, reach } = detail;
   const c = skill.content;
   return (
     <article class="skill">
@@ -66,6 +66,7 @@ function SkillView({ detail, session, reload }: { detail: SkillDetail; session: 
           <dt>conditions</dt>
           <dd>{c.guard.conditions.length ? c.guard.conditions.map(conditionText).join(' and ') : 'none'}</dd>
         </dl>
+        <ReachTable rows={reach} suite={c.guard.tags.suite} />
       </section>
 
       <section>
@@ -130,6 +131,47 @@ function SkillView({ detail, session, reload }: { detail: SkillDetail; session: 
         <AuditLog rows={audit} />
       </section>
     </article>
+  );
+}
+
+/** Where reach trials decided: the tasks it loads on (and those refused), whatever its suite. */
+function ReachTable({ rows, suite }: { rows: readonly ReachRow[]; suite: string }) {
+  if (rows.length === 0) return <p class="muted small">No reach trial yet: it loads on the tasks of its suite ({suite}).</p>;
+  const loads = rows.filter((r) => r.loads).length;
+  return (
+    <>
+      <h3>Reach trials</h3>
+      <p class="muted small">
+        Loads on {loads} of {rows.length} tasks tried (with and without it at paired development seeds, under{' '}
+        {rows[0]!.perturbations.join(', ')}); where a trial ran it decides, elsewhere its suite does.
+      </p>
+      <table data-testid="reach">
+        <thead>
+          <tr>
+            <th>task</th>
+            <th>loads</th>
+            <th class="num">without → with</th>
+            <th class="num">rescued</th>
+            <th class="num">broken</th>
+            <th class="num">critic alone</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.task} data-testid="reach-row" title={r.reason}>
+              <td>{r.task}</td>
+              <td>{r.loads ? <b>yes</b> : 'no'}</td>
+              <td class="num">
+                {r.without} → {r.with} of {r.episodes}
+              </td>
+              <td class="num">{r.rescued}</td>
+              <td class="num">{r.broken}</td>
+              <td class="num">{Math.round(100 * r.critic_alone)}%</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
