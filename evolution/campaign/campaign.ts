@@ -15,6 +15,7 @@ import { NO_BUNDLE, bundleSha, readBundle, writeBundle, type StoredBundle } from
 import { ArtifactHashError, ArtifactStore } from './artifacts.js';
 import { rollout, type CampaignContext } from './context.js';
 import { runGeneration, type GenerationOutcome } from './generation.js';
+import { heldoutTooSmall } from './gating.js';
 import {
   authorizedFeatureNames,
   campaignId,
@@ -84,6 +85,12 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignSummary> 
   const { manifest, root } = await freezeManifest(store, state, o, log);
   const prereg = (await state.step<Preregistration>('preregistration.json', () => preregister(manifest))).value;
   checkPreregistration(prereg);
+  const tooSmall = heldoutTooSmall(
+    manifest.gates,
+    manifest.seeds.generations,
+    manifest.seeds.heldout.length * (manifest.tasks?.length ?? 1),
+  );
+  if (tooSmall) log(`warning: ${tooSmall}`);
   const ctx: CampaignContext = {
     store,
     state,

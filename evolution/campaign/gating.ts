@@ -137,6 +137,19 @@ export function heldoutAlpha(g: GateSettings, generations: number, rank = 0): nu
   return (g.alpha / generations) * share;
 }
 
+/**
+ * Why no candidate of this campaign can ever be promoted, or null: a one-sided exact McNemar test
+ * over n paired held-out episodes can go no lower than 0.5^n (every pair discordant for the
+ * candidate), so with too few held-out seeds even a perfect candidate stays above the first test's α.
+ */
+export function heldoutTooSmall(g: GateSettings, generations: number, pairs: number): string | null {
+  const alpha = heldoutAlpha(g, generations, 0);
+  const floor = 0.5 ** pairs;
+  if (floor <= alpha) return null;
+  const needed = Math.ceil(Math.log2(1 / alpha));
+  return `with ${pairs} paired held-out episodes the smallest one-sided p is ${floor.toPrecision(2)}, above the first test's α = ${alpha.toPrecision(3)}: no candidate can be promoted (it takes at least ${needed} held-out episodes)`;
+}
+
 export function heldoutTestsPerGeneration(g: GateSettings): number {
   return Math.min(g.heldout_tests, g.max_candidates);
 }
