@@ -48,14 +48,17 @@ export async function skillFromCampaign(root: string): Promise<CampaignSkill> {
   const layout = layoutFor(world.features);
   const names = layout.features.map((f) => f.name);
   const changes = changesFromBase(store, manifest, bundle, layout, world.authorizesPrivileged);
+  const read = featuresRead([bundle['manifest.json'], bundle['rules.json'], bundle['recoveries.json']], names);
   const content: SkillContent = {
     version: 1,
     name: `${evidence.candidate.hypothesis.template}@${manifest.tasks ? `${manifest.tasks.length} tasks of ${manifest.suite}` : manifest.task}`,
     description: evidence.candidate.hypothesis.mechanism,
     guard: {
       world: manifest.world,
-      features: featuresRead([bundle['manifest.json'], bundle['rules.json'], bundle['recoveries.json']], names),
-      privileged: (bundle['manifest.json'] as { privileged?: boolean }).privileged === true,
+      features: read,
+      // what it reads, not what its manifest may read: a campaign from the empty bundle inherits a
+      // manifest that may read anything, and a world that feeds nothing privileged must still load it
+      privileged: read.some((f) => layout.isPrivileged(f)),
       conditions: [],
       // a change no task shapes (a lag answer alone) holds on every suite; a rule stays with its family
       tags: { suite: isTaskNeutral(changes) ? 'all' : manifest.suite, source_task: manifest.task },

@@ -15,6 +15,8 @@ import { runGovernanceArms } from '../../measure/governance-arms.js';
 import { world as pointMass } from '../../sim/point-mass/point-mass-world.js';
 import { resolveWorld } from '../../sim/worlds.js';
 import { resolveCriticSpec } from '../../zinfra/runtime/open-critic.js';
+import { writeEmptyBundle } from '../../evolution/index.js';
+import { promoteCampaign, runReachTrial, SkillStore } from '../../skills/index.js';
 import { writeReachPolicy } from '../support/point-mass-policy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zetta-search-campaign-'));
@@ -71,5 +73,30 @@ describe('a campaign from an empty bundle in the point-mass world', () => {
     expect(t.critic.value).toBeLessThanOrEqual(DEFAULT_GATES.critic_alone_cap);
     expect(t.both.value).toBeGreaterThanOrEqual(0.9);
     expect(t.both.value).toBeGreaterThan(t.critic.value);
+
+    // its reach, in this world too: on the open task the policy needs no help, the rule never
+    // fires, and the trial does not load it there (nothing rescued is no reason to)
+    const db = join(dir, 'skills.db');
+    const { skill } = await promoteCampaign(root, db, { actor: 'test', reason: 'test' });
+    SkillStore.using(db, (s) => s.transition(skill.id, 'approve', { actor: 'test', reason: 'test' }));
+    const [open] = await runReachTrial(
+      {
+        db,
+        skill: skill.id,
+        world: pointMass,
+        worldRef: ref,
+        base: { bundle: writeEmptyBundle(join(dir, 'base')), privileged: false },
+        tasks: ['reach/open'],
+        conditions: [{ name: 'nominal', perturbation: undefined }],
+        episodes: 6,
+        firstSeed: 9100,
+        policy,
+        executeSteps: 2,
+        dir: join(dir, 'reach'),
+      },
+      { workers: 1 },
+    );
+    expect(open).toMatchObject({ task: 'reach/open', loads: false, evidence: { episodes: 6, b: 0, c: 0 } });
+    expect(open!.evidence.with).toBe(open!.evidence.without);
   }, 300_000);
 });
