@@ -1,5 +1,5 @@
 // `zetta skills <what>`: the skill library (skills/): list, show, add a campaign's promotion, and the
-// approval workflow (approve, reject, retire), and transfer. Each subcommand takes --help, --db and --json.
+// approval workflow (approve, reject, retire), reach trials and transfer. Each subcommand takes --help, --db and --json.
 import { commandGroup, type SubcommandEntry } from '../command-group.js';
 
 const SUBCOMMANDS: Record<string, SubcommandEntry> = {
@@ -36,7 +36,7 @@ const SUBCOMMANDS: Record<string, SubcommandEntry> = {
 
 export const skillsCommand = commandGroup({
   name: 'skills',
-  summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire, measure transfer',
+  summary: 'the skill library: add a campaign’s promotion, list, show, approve, reject, retire, reach, transfer',
   noun: 'subcommand',
   nameWidth: 8,
   entries: SUBCOMMANDS,
@@ -47,8 +47,8 @@ export const skillsCommand = commandGroup({
       'The skill library: bundles promoted by evolution campaigns, with their guard, evidence and',
       'provenance, in a SQLite store (default runs/skills.db). A skill is pending until an approver',
       'makes it active or rejects it; an active skill can be retired. Every transition is audited.',
-      'Active skills load into a run with --skills active (zetta eval, evolve); transfer measures them',
-      'on tasks no campaign used.',
+      'Active skills load into a run with --skills active (zetta eval, evolve) on the tasks of their suite,',
+      'or where a reach trial found they help; transfer measures them on tasks no campaign used.',
       '',
       'subcommands:',
       list,
