@@ -4,7 +4,7 @@
 // after the episodes, skillFirings() says which loaded skills fired and how often.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { layoutFor } from '../critic/index.js';
+import { layoutFor, type FeatureLayout } from '../critic/index.js';
 import { ArtifactStore } from '../evolution/campaign/artifacts.js';
 import { readBundle, writeBundle } from '../evolution/synthesis/bundle-files.js';
 import type { World } from '../sim/world.js';
@@ -77,11 +77,24 @@ export function withActiveSkills(o: ActiveSkillsOptions): { plan: CriticPlan; sk
     let bundle: string | null = null;
     if (c.loaded.length > 0) {
       bundle = join(store.abs(writeBundle(store, c.bundle).dir!), 'manifest.json');
+      checkLoads(bundle, task, c.loaded, layout, privileged);
       byTask[task] = bundle;
     }
     tasks[task] = { bundle, decisions: c.decisions, conflicts: c.conflicts };
   }
   return { plan: { ...o.critic, byTask }, skills: { db: o.db, base: o.critic.bundle, active: active.map((r) => r.id), tasks } };
+}
+
+/**
+ * A composed bundle is loaded here once, before any episode: an error in it would otherwise surface
+ * in every rollout worker at once, where it takes the process down without its message.
+ */
+function checkLoads(bundle: string, task: string, loaded: readonly string[], layout: FeatureLayout, privileged: boolean): void {
+  try {
+    readBundle(bundle, layout, privileged);
+  } catch (err) {
+    throw new Error(`skills ${loaded.join(', ')} composed for ${task} make a bundle the critic refuses: ${(err as Error).message}`);
+  }
 }
 
 export interface SkillFiring {

@@ -241,24 +241,20 @@ function merged(
   basePrograms: readonly BundleEntry[],
   skills: readonly ComposableSkill[],
 ): BundleContent {
-  const apply = (entries: readonly BundleEntry[], pick: (c: SkillChanges) => EntryChanges) => {
-    let out = [...entries];
-    const seen = new Set(out.map((e) => behaviourKey({ ...e, id: undefined })));
-    for (const s of skills) {
-      const c = pick(s.content.changes);
-      const replacement = new Map(c.replaced.map((e) => [e.id, e]));
-      out = out.filter((e) => !c.removed.includes(e.id)).map((e) => replacement.get(e.id) ?? e);
-      for (const e of c.added) {
-        const key = behaviourKey({ ...e, id: undefined });
-        // an addition that does what an entry already there does (the base's, or another skill's);
-        // ids cannot collide: additions are named after their skill (localize.ts)
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(e);
-      }
-    }
-    return out;
-  };
+  // A program a skill adds that does what one already there does is not added twice; the skill's
+  // rules then start the one that is there (two campaigns often find the same restore).
+  const sameAs = new Map<string, string>();
+  const programs = applyChanges(
+    basePrograms,
+    skills.map((s) => s.content.changes.programs),
+    (p) => p,
+    (dropped, kept) => sameAs.set(dropped, kept),
+  );
+  const rules = applyChanges(
+    baseRules,
+    skills.map((s) => s.content.changes.rules),
+    (r) => startingKept(r, sameAs),
+  );
   const manifest: BundleManifest = {
     ...withOptions(base.manifest, skills),
     name: `${base.manifest.name}+skills`,
@@ -267,9 +263,48 @@ function merged(
   };
   return {
     manifest,
-    rules: { version: 1, rules: apply(baseRules, (c) => c.rules) as never },
-    recoveries: { version: 1, programs: apply(basePrograms, (c) => c.programs) as never },
+    rules: { version: 1, rules: rules as never },
+    recoveries: { version: 1, programs: programs as never },
   };
+}
+
+/**
+ * The base's entries with each change applied in rank order: replacements in place, removals, then
+ * additions, each passed through `rewrite` first. An addition that does what an entry already there
+ * does (the base's, or an earlier skill's) is dropped and reported to `onDuplicate` with the id kept;
+ * ids cannot collide, since additions are named after their skill (localize.ts).
+ */
+function applyChanges(
+  entries: readonly BundleEntry[],
+  changes: readonly EntryChanges[],
+  rewrite: (e: BundleEntry) => BundleEntry,
+  onDuplicate: (dropped: string, kept: string) => void = () => {},
+): BundleEntry[] {
+  let out = [...entries];
+  const seen = new Map(out.map((e) => [behaviourKey({ ...e, id: undefined }), e.id]));
+  for (const c of changes) {
+    const replacement = new Map(c.replaced.map((e) => [e.id, rewrite(e)]));
+    out = out.filter((e) => !c.removed.includes(e.id)).map((e) => replacement.get(e.id) ?? e);
+    for (const added of c.added) {
+      const e = rewrite(added);
+      const key = behaviourKey({ ...e, id: undefined });
+      const kept = seen.get(key);
+      if (kept !== undefined) {
+        onDuplicate(e.id, kept);
+        continue;
+      }
+      seen.set(key, e.id);
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+/** The rule, starting the program kept in place of the duplicate it names, if it names one. */
+function startingKept(rule: BundleEntry, sameAs: ReadonlyMap<string, string>): BundleEntry {
+  const propose = rule['propose'] as { readonly recovery?: string } | undefined;
+  const kept = propose?.recovery === undefined ? undefined : sameAs.get(propose.recovery);
+  return kept === undefined ? rule : { ...rule, propose: { ...propose, recovery: kept } };
 }
 
 /** The base manifest with each skill's control options set, in rank order. */

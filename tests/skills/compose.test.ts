@@ -130,10 +130,47 @@ describe('composeSkills (onto the shipped default bundle)', () => {
     );
     expect(twins.loaded).toEqual(['p', 'q']);
     const rules = (twins.bundle.rules as { rules: BundleEntry[] }).rules;
+    // their program does what the base's recentre does: it is not added, and the rule starts recentre
     expect(rules.filter((r) => r.id.endsWith('.x')).map((r) => [r.id, (r['propose'] as { recovery: string }).recovery])).toEqual([
-      ['p:evo.g1-k0.x', 'p:evo_g1_k0_x'],
+      ['p:evo.g1-k0.x', 'recentre'],
     ]);
     expect(twins.decisions[1]!.rules).toEqual(['p:evo.g1-k0.x']);
+  });
+
+  it("adds a program two skills both add once, and the second skill's rule starts the one kept", () => {
+    // two campaigns that found different conditions for the same restore (as the missed-grasp retry
+    // and the far-from-the-object rule do): the composed bundle must still be one the critic loads
+    const program = (id: string) => ({ ...recentre, id, budget: 77 });
+    const rule = (name: string, recovery: string, value: number) => ({
+      ...slowRule(name, 4, value),
+      propose: { action: 'recovery', recovery, priority: 4 },
+    });
+    const c = composeSkills(
+      BASE,
+      [
+        skill('far', {
+          rules: { added: [rule('evo.g2_c1', 'evo_g2_c1_restore', 0.004)] },
+          programs: { added: [program('evo_g2_c1_restore')] },
+        }),
+        skill('grasp', {
+          rules: { added: [rule('evo.g1_c0', 'evo_g1_c0_restore', 0.002)] },
+          programs: { added: [program('evo_g1_c0_restore')] },
+        }),
+      ],
+      TARGET,
+    );
+    expect(c.loaded).toEqual(['far', 'grasp']);
+    const programs = (c.bundle.recoveries as { programs: BundleEntry[] }).programs.map((p) => p.id);
+    expect(programs.filter((id) => id.includes('evo_'))).toEqual(['far:evo_g2_c1_restore']);
+    const starts = (c.bundle.rules as { rules: BundleEntry[] }).rules
+      .filter((r) => r.id.includes('evo.'))
+      .map((r) => [r.id, (r['propose'] as { recovery: string }).recovery]);
+    expect(starts).toEqual([
+      ['far:evo.g2_c1', 'far:evo_g2_c1_restore'],
+      ['grasp:evo.g1_c0', 'far:evo_g2_c1_restore'],
+    ]);
+    const stored = writeBundle(new ArtifactStore(dir), c.bundle);
+    expect(() => loadBundle(join(dir, stored.dir!), { layout: TABLETOP_LAYOUT, privileged: false })).not.toThrow();
   });
 
   it('names what each skill adds after it, so two campaigns’ generated names do not collide', () => {
