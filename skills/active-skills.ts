@@ -77,7 +77,8 @@ export function withActiveSkills(o: ActiveSkillsOptions): { plan: CriticPlan; sk
     let bundle: string | null = null;
     if (c.loaded.length > 0) {
       bundle = join(store.abs(writeBundle(store, c.bundle).dir!), 'manifest.json');
-      checkLoads(bundle, task, c.loaded, layout, privileged);
+      // tasks that load the same skills share one content-addressed bundle: it is checked once
+      if (!Object.values(byTask).includes(bundle)) checkLoads(bundle, task, c.loaded, layout, privileged);
       byTask[task] = bundle;
     }
     tasks[task] = { bundle, decisions: c.decisions, conflicts: c.conflicts };

@@ -6,13 +6,14 @@ import { layoutFor } from '../critic/index.js';
 import { ArtifactStore } from '../evolution/campaign/artifacts.js';
 import { readBundle, writeBundle } from '../evolution/synthesis/bundle-files.js';
 import { seedOutcomes } from '../measure/governance-arms.js';
-import { evaluate, type EvaluationOptions, type EvaluationPlan } from '../measure/evaluation.js';
+import { evaluate, type EvaluationOptions, type EvaluationPlan, type EvaluationResult } from '../measure/evaluation.js';
+import { discordantPairs } from '../measure/mcnemar.js';
+import type { Rate } from '../measure/success-rate.js';
 import type { Perturbation } from '../sim/perturbation/schema.js';
 import type { World } from '../sim/world.js';
 import type { WorldRef } from '../sim/worlds.js';
 import { TRIVIAL_POLICY_SPECS } from '../zinfra/policy/open-policy.js';
 import type { CriticPlan } from '../zinfra/runtime/open-critic.js';
-import type { EpisodeOutcome } from '../zinfra/runtime/run-episode.js';
 import { composeSkills } from './compose.js';
 import { SkillInputError } from './errors.js';
 import { reachVerdict, type ReachVerdict } from './reach.js';
@@ -72,24 +73,25 @@ export async function runReachTrial(plan: ReachTrialPlan, o: ReachTrialOptions):
           critic,
         } satisfies EvaluationPlan,
         { ...o, onEpisode: (_e, done, total) => o.onProgress?.(`${condition.name}: ${what}`, done, total) },
-      ).then((r) => r.outcomes);
+      );
     const without = await run('base', plan.policy, plan.base);
     const withIt = await run('with the skill', plan.policy, withSkill);
-    const controls: EpisodeOutcome[][] = [];
+    const controls: EvaluationResult[] = [];
     for (const control of TRIVIAL_POLICY_SPECS) controls.push(await run(`critic alone (${control})`, control, withSkill));
     for (const [task, p] of paired) {
-      const a = seedOutcomes(without, task, seeds);
-      const b = seedOutcomes(withIt, task, seeds);
-      for (const [i, x] of a.entries()) {
-        const y = b[i];
+      const before = seedOutcomes(without.outcomes, task, seeds);
+      const after = seedOutcomes(withIt.outcomes, task, seeds);
+      const { b, c } = discordantPairs(before, after);
+      p.b += b;
+      p.c += c;
+      for (const [i, x] of before.entries()) {
+        const y = after[i];
         if (x === null || y === null || y === undefined) continue; // an episode the infrastructure lost pairs with nothing
         p.episodes++;
         p.without += x;
         p.with += y;
-        if (y === 1 && x === 0) p.b++;
-        if (x === 1 && y === 0) p.c++;
       }
-      for (const c of controls) p.criticAlone = Math.max(p.criticAlone, successRate(c, task));
+      for (const control of controls) p.criticAlone = Math.max(p.criticAlone, rateOrZero(control.tasks[task]!));
     }
   }
   const perturbations = plan.conditions.map((c) => c.name);
@@ -121,7 +123,7 @@ function composedAlone(plan: ReachTrialPlan): CriticPlan {
   return { bundle: join(store.abs(writeBundle(store, c.bundle).dir!), 'manifest.json'), privileged: plan.base.privileged };
 }
 
-function successRate(outcomes: readonly EpisodeOutcome[], task: string): number {
-  const done = outcomes.filter((o) => o.task === task && o.infraFailure === null);
-  return done.length ? done.filter((o) => o.success).length / done.length : 0;
+/** A task's success rate, 0 where every episode was lost (a control that ran nothing reached nothing). */
+function rateOrZero(t: Rate): number {
+  return t.episodes ? t.successes / t.episodes : 0;
 }
