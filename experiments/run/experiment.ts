@@ -141,19 +141,21 @@ async function runPolicyStages(stages: Stages, o: RunOptions): Promise<void> {
   }
   // from scratch, the final system is what the campaigns promoted and nothing hand-written
   const finalCritic = o.fromScratch ? writeEmptyBundle(join(o.out, 'critic')) : 'default';
-  await stages.run('reach', (progress) =>
-    runReachStage(promotion, evolution, {
-      db: o.skillStore,
-      critic: finalCritic,
-      conditions: PERTURBED_CONDITIONS,
-      episodes: o.reachEpisodes ?? 0,
-      dir: join(o.out, 'skills', 'reach'),
-      workers: o.workers,
-      envsPerWorker: o.envsPerWorker,
-      executor: o.executor,
-      onProgress: (note, done, total) => progress(done, total, note),
-    }),
-  );
+  // a run resumed after its final stage (one from before reach trials) would try skills for nothing
+  if (!stages.has('final'))
+    await stages.run('reach', (progress) =>
+      runReachStage(promotion, evolution, {
+        db: o.skillStore,
+        critic: finalCritic,
+        conditions: PERTURBED_CONDITIONS,
+        episodes: o.reachEpisodes ?? 0,
+        dir: join(o.out, 'skills', 'reach'),
+        workers: o.workers,
+        envsPerWorker: o.envsPerWorker,
+        executor: o.executor,
+        onProgress: (note, done, total) => progress(done, total, note),
+      }),
+    );
   const finalSeed = finalFirstSeed({ ...o, firstSeed: FIRST_SEED }, o.episodes);
   await stages.run('final', (progress) =>
     runFinalStage(
@@ -192,6 +194,11 @@ class Stages {
     private readonly report: RunReport,
     private readonly observer: RunObserver,
   ) {}
+
+  /** Whether the stage ran, in this run or before it was resumed. */
+  has(name: StageName): boolean {
+    return name in this.report.stages;
+  }
 
   /** Runs a stage, or, in a resumed run, gives back what it found when it ran before. */
   async run<K extends StageName, T extends RunReport['stages'][K]>(name: K, work: (progress: StageProgress) => Promise<T>): Promise<T> {

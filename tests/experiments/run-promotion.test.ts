@@ -126,5 +126,13 @@ describe('zetta run: promotion into the skill store', () => {
     // no skill is active, so the final system is the default critic and nothing ran
     expect(resumed.report.stages.final).toMatchObject({ active_skills: [], governance: null, transfer: {} });
     expect(resumed.report.finished).toBeDefined();
+    expect(resumed.report.stages.reach).toBeDefined();
+
+    // a finished run from before reach trials: resumed, it tries no skill after its final stage
+    const old = JSON.parse(readFileSync(resumed.files.json, 'utf8')) as RunReport;
+    delete old.stages.reach;
+    const again = await runExperiment({ ...options, resume: old });
+    expect(again.report.stages.reach).toBeUndefined();
+    expect(again.report.stages.final).toEqual(old.stages.final);
   }, 60_000);
 });
