@@ -77,7 +77,7 @@ The main job on the embedded default, end to end, on a CPU:
   5. evolution a campaign on each of the --campaigns tasks where policy + critic does worst (under the
                task's weakest perturbation; side by side where the cores allow more than one
                rollout pool, or with --queue): cluster its failures, diagnose, synthesize and gate
-               a bundle (critic-alone cap, held-out seeds 1000-1019 at α over every held-out
+               a bundle (critic-alone cap, held-out seeds 1000-1039 at α over every held-out
                test it may spend), then confirm on fresh seeds 2000-2019; with --tasks-per-campaign K
                a campaign also covers the next K − 1 weakest tasks under its perturbation
   6. promotion each promoted bundle becomes a pending skill in --skills-db; with --auto-approve the
@@ -92,9 +92,7 @@ The main job on the embedded default, end to end, on a CPU:
                the final system with every active skill of the store composed onto it where its
                guard (or its reach trial) holds; zero-shot transfer on the tasks no campaign ran on, paired by seed
 With --from-scratch the campaigns start from the empty bundle where the policy alone does worst, the
-perturbations taking turns (weakest first, each on its weakest task no campaign has yet, among those
-the policy alone solved at least once there while there are any: a search contrasts failures with
-successes); the final
+perturbations taking turns (weakest first, each on its weakest task no campaign has yet); the final
 system is only what they promoted (its store is DIR/skills.db, so nothing evolved before enters),
 and the final stage sets its arms beside the hand-written default's at the same fresh seeds.
 Writes DIR/report.json (stage by stage), DIR/report.md, DIR/report.html (self-contained, with plots)

@@ -111,8 +111,7 @@ export function weakestPairs(governance: GovernanceStageResult, count: number): 
 
 /**
  * From scratch: the perturbations take turns, weakest first (by the mean of `arm` over their
- * tasks), each giving its weakest pair whose task no campaign has yet (one the policy solved at
- * least once there, while there is one), so that `count` campaigns
+ * tasks), each giving its weakest pair whose task no campaign has yet, so that `count` campaigns
  * cover `count` perturbations where there are that many. Nothing evolved stands on a perturbation
  * no campaign saw: ranked over all pairs at once, the one perturbation where the policy alone does
  * worst took every campaign, and the final system could only equal the policy on the others.
@@ -128,12 +127,8 @@ export function weakestPairsByPerturbation(
         .map(([task, t]) => ({ task, perturbation, rate: t[arm].value }))
         .filter((p) => Number.isFinite(p.rate));
       const mean = rates.reduce((sum, p) => sum + p.rate, 0) / Math.max(1, rates.length);
-      // A task the policy never solved under the perturbation goes last: the search contrasts failures
-      // with successes, and with none it has nothing to tell them apart by (long/press_button_then_
-      // green_on_plate under position-shift, 0 of 10: none of 39 condition-action pairs rescued a
-      // failure, in two full runs). A stable sort keeps the first-seen order among equal rates.
-      const unsolved = (p: WeakPair) => (p.rate === 0 ? 1 : 0);
-      return { mean, pairs: rates.filter((p) => p.rate < 1).sort((a, b) => unsolved(a) - unsolved(b) || a.rate - b.rate) };
+      // a stable sort keeps the first-seen order among equal rates
+      return { mean, pairs: rates.filter((p) => p.rate < 1).sort((a, b) => a.rate - b.rate) };
     })
     .sort((a, b) => a.mean - b.mean);
   const chosen: WeakPair[] = [];
