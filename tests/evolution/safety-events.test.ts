@@ -33,4 +33,17 @@ describe('safety events', () => {
     } satisfies EpisodeRecord;
     expect(countSafetyEvents(record)).toBe(4);
   });
+
+  it('counts a hand held at the workspace box by the onsets of its stops, not by its stopped steps', () => {
+    const stop = { decision: { kind: 'execute' as const, reason: 'envelope workspace' } };
+    // stopped on 3 of every 5 steps from step 10 to 34 (one press), then again from step 60
+    const pressed = (t: number) => (t >= 10 && t < 35 && t % 5 < 3) || t === 60 || t === 62;
+    const record = {
+      header: {} as EpisodeRecord['header'],
+      summary: null,
+      steps: Array.from({ length: 70 }, (_, t) => step(t, pressed(t) ? stop : {})),
+    } satisfies EpisodeRecord;
+    expect(record.steps.filter((s) => s.decision).length).toBe(17);
+    expect(countSafetyEvents(record)).toBe(2);
+  });
 });
