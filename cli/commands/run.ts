@@ -92,7 +92,9 @@ The main job on the embedded default, end to end, on a CPU:
                the final system with every active skill of the store composed onto it where its
                guard (or its reach trial) holds; zero-shot transfer on the tasks no campaign ran on, paired by seed
 With --from-scratch the campaigns start from the empty bundle where the policy alone does worst, the
-perturbations taking turns (weakest first, each on its weakest task no campaign has yet); the final
+perturbations taking turns (weakest first, each on its weakest task no campaign has yet; a task the
+policy solved neither in governance nor in a generation's development episodes, run first as a probe,
+goes last: the search has no success to contrast its failures with); the final
 system is only what they promoted (its store is DIR/skills.db, so nothing evolved before enters),
 and the final stage sets its arms beside the hand-written default's at the same fresh seeds.
 Writes DIR/report.json (stage by stage), DIR/report.md, DIR/report.html (self-contained, with plots)

@@ -25,6 +25,7 @@ import { world as tabletop } from '../../sim/tabletop/tabletop-world.js';
 import { EMBEDDED_POLICY_PATH } from '../../zinfra/policy/open-policy.js';
 import type { EpisodeExecutor } from '../../measure/evaluation.js';
 import type { GovernanceStageResult } from './governance-stage.js';
+import { pairKey, unsolvedPairs } from './unsolved-probe.js';
 
 export interface EvolutionStageResult {
   /** One per weak pair, weakest first. */
@@ -115,11 +116,14 @@ export function weakestPairs(governance: GovernanceStageResult, count: number): 
  * cover `count` perturbations where there are that many. Nothing evolved stands on a perturbation
  * no campaign saw: ranked over all pairs at once, the one perturbation where the policy alone does
  * worst took every campaign, and the final system could only equal the policy on the others.
+ * A pair in `unsolved` (unsolved-probe.ts: the policy never solved it, probed at development seeds)
+ * goes last in its perturbation's turn, kept for when nothing else is left.
  */
 export function weakestPairsByPerturbation(
   governance: GovernanceStageResult,
   count: number,
   arm: 'both' | 'policy' = 'policy',
+  unsolved: ReadonlySet<string> = new Set(),
 ): WeakPair[] {
   const queues = Object.entries(governance.conditions)
     .map(([perturbation, arms]) => {
@@ -127,8 +131,9 @@ export function weakestPairsByPerturbation(
         .map(([task, t]) => ({ task, perturbation, rate: t[arm].value }))
         .filter((p) => Number.isFinite(p.rate));
       const mean = rates.reduce((sum, p) => sum + p.rate, 0) / Math.max(1, rates.length);
+      const last = (p: WeakPair) => (unsolved.has(pairKey(p)) ? 1 : 0);
       // a stable sort keeps the first-seen order among equal rates
-      return { mean, pairs: rates.filter((p) => p.rate < 1).sort((a, b) => a.rate - b.rate) };
+      return { mean, pairs: rates.filter((p) => p.rate < 1).sort((a, b) => last(a) - last(b) || a.rate - b.rate) };
     })
     .sort((a, b) => a.mean - b.mean);
   const chosen: WeakPair[] = [];
@@ -181,7 +186,10 @@ export function campaignsAtOnce(campaigns: number, workers: number, queued: bool
 
 export async function runEvolutionStage(governance: GovernanceStageResult, o: EvolutionOptions): Promise<EvolutionStageResult> {
   const arm = o.fromScratch ? 'policy' : 'both';
-  const leads = o.fromScratch ? weakestPairsByPerturbation(governance, o.campaigns, arm) : weakestPairs(governance, o.campaigns);
+  const unsolved = o.fromScratch
+    ? await unsolvedPairs(governance, { ...o, episodes: o.devEpisodes, log: (line) => o.log(`probe: ${line}`) })
+    : new Set<string>();
+  const leads = o.fromScratch ? weakestPairsByPerturbation(governance, o.campaigns, arm, unsolved) : weakestPairs(governance, o.campaigns);
   const pairs = widenPairs(governance, leads, o.tasksPerCampaign ?? 1, arm);
   const inParallel = campaignsAtOnce(pairs.length, o.workers, o.executor !== undefined);
   const limit = pLimit(inParallel);

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { campaignsAtOnce, weakestPairs, weakestPairsByPerturbation, widenPairs } from '../../experiments/run/evolution-stage.js';
 import type { GovernanceStageResult } from '../../experiments/run/governance-stage.js';
+import { pairKey } from '../../experiments/run/unsolved-probe.js';
 
 /** The governance stage as far as the choice reads it: the both arm's success per task (the policy alone's: 1 − both). */
 function governance(conditions: Record<string, Record<string, number>>): GovernanceStageResult {
@@ -49,6 +50,16 @@ describe('zetta run: which campaigns', () => {
     const three = weakestPairsByPerturbation(g, 3);
     expect(three.map((p) => p.perturbation)).toEqual(['position-shift', 'sensor-noise-delay', 'disturbance']);
     expect(three[2]).toEqual({ task: 'spatial/a', perturbation: 'disturbance', rate: expect.closeTo(0.1, 9) });
+  });
+
+  it('from scratch, a pair the probe found never solved goes last in its turn, and is still taken when nothing else is left', () => {
+    // position-shift: goal/c (policy alone 0) would go first
+    const unsolved = new Set([pairKey({ task: 'goal/c', perturbation: 'position-shift' })]);
+    expect(weakestPairsByPerturbation(g, 1, 'policy', unsolved)).toEqual([
+      { task: 'spatial/a', perturbation: 'position-shift', rate: expect.closeTo(0.4, 9) },
+    ]);
+    const only = governance({ 'position-shift': { 'goal/c': 1 } });
+    expect(weakestPairsByPerturbation(only, 1, 'policy', unsolved)).toEqual([{ task: 'goal/c', perturbation: 'position-shift', rate: 0 }]);
   });
 
   it('from scratch, a perturbation whose tasks are all taken gives its turn to the next; no task twice', () => {
