@@ -202,7 +202,7 @@ class Stages {
 
   /** Runs a stage, or, in a resumed run, gives back what it found when it ran before. */
   async run<K extends StageName, T extends RunReport['stages'][K]>(name: K, work: (progress: StageProgress) => Promise<T>): Promise<T> {
-    if (name in this.report.stages) {
+    if (this.has(name)) {
       this.observer.stageKept?.(name, this.report);
       return this.report.stages[name] as T;
     }

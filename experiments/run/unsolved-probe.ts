@@ -28,20 +28,24 @@ export const pairKey = (p: { readonly task: string; readonly perturbation: strin
 export async function unsolvedPairs(governance: GovernanceStageResult, o: UnsolvedProbeOptions): Promise<Set<string>> {
   const unsolved = new Set<string>();
   for (const [perturbation, arms] of Object.entries(governance.conditions)) {
-    for (const [task, t] of Object.entries(arms.perTask)) {
-      if (t.policy.value !== 0) continue;
-      const probe = await evaluate(
-        {
-          tasks: [task],
-          episodesPerTask: o.episodes,
-          firstSeed: DEV_SEED_BASE,
-          perturbation: resolvePerturbation(perturbation),
-          policy: 'embedded',
-          executeSteps: 5,
-        },
-        { workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor },
-      );
-      const successes = probe.outcomes.filter((e) => e.success && e.infraFailure === null).length;
+    const tasks = Object.entries(arms.perTask)
+      .filter(([, t]) => t.policy.value === 0)
+      .map(([task]) => task);
+    if (tasks.length === 0) continue;
+    // one evaluation per perturbation: one rollout pool for all its never-solved tasks
+    const probe = await evaluate(
+      {
+        tasks,
+        episodesPerTask: o.episodes,
+        firstSeed: DEV_SEED_BASE,
+        perturbation: resolvePerturbation(perturbation),
+        policy: 'embedded',
+        executeSteps: 5,
+      },
+      { workers: o.workers, envsPerWorker: o.envsPerWorker, executor: o.executor },
+    );
+    for (const task of tasks) {
+      const { successes } = probe.tasks[task]!;
       o.log?.(
         `${task} under ${perturbation}: policy alone 0 of ${arms.seeds.length} in governance, ${successes} of ${o.episodes} at development seeds`,
       );
